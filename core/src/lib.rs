@@ -1,0 +1,29 @@
+//! Soppo's rules core: everything about shogi positions and moves, with no I/O and no threads.
+//!
+//! - [`types`]: colours, squares, piece kinds and pieces;
+//! - [`Bitboard`] and the [`attacks`] tables;
+//! - [`Hand`], [`Move`], [`Position`] (SFEN, do/undo, checks, legality);
+//! - [`movegen`]: staged and legal generation, Bonanza-style check generation;
+//! - mate in one ([`Position::mate_in_one`]), repetition and entering-king declaration rules;
+//! - [`perft`].
+
+pub mod attacks;
+pub mod bitboard;
+pub mod declaration;
+pub mod hand;
+pub mod movegen;
+pub mod mv;
+pub mod perft;
+pub mod position;
+pub mod repetition;
+pub mod types;
+pub mod zobrist;
+
+mod mate1;
+
+pub use bitboard::Bitboard;
+pub use hand::Hand;
+pub use movegen::MoveList;
+pub use mv::{Move, MoveParseError};
+pub use position::{Position, STARTPOS_SFEN, SfenError, StateInfo};
+pub use types::{Color, File, Piece, PieceKind, Rank, Square};

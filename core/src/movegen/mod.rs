@@ -1,0 +1,287 @@
+//! Move generation: the staged sets the search uses and the complete legal set.
+//!
+//! The const parameter `ALL` selects whether the non-promotions of pawns, bishops and rooks
+//! are generated where promotion is possible. They are legal (perft counts them, and a
+//! few tsume problems need a bishop that declines to promote) but almost never good, so the
+//! search leaves them out and the mate solver and perft keep them.
+//!
+//! Staged sets (all pseudo-legal: they may leave the mover's king in check; filter with
+//! [`Position::is_legal`]): captures (with every promotion variant) plus non-capturing pawn
+//! promotions; quiet board moves (everything else that moves a piece); drops (nifu, dead
+//! ranks and pawn-drop mate already excluded). When not in check their union, filtered, is
+//! the legal set. Evasions, checks and the legal set are fully legal.
+
+mod checks;
+mod list;
+
+pub use list::{MAX_MOVES, MoveList};
+
+use crate::attacks::{attacks, between, dead_ranks, king_attacks, promotion_zone};
+use crate::bitboard::Bitboard;
+use crate::mv::Move;
+use crate::position::Position;
+use crate::types::{Color, PieceKind, Square};
+
+/// Pushes the promotion variants of a board move of a `kind` piece from `from` to `to`.
+#[inline(always)]
+fn push_board_move<const ALL: bool>(list: &mut MoveList, us: Color, kind: PieceKind, from: Square, to: Square) {
+    let zone = promotion_zone(us);
+    if kind.can_promote() && (zone.contains(to) || zone.contains(from)) {
+        list.push(Move::normal(from, to, true));
+        let keep_unpromoted = match kind {
+            PieceKind::Pawn => ALL && !dead_ranks(us, kind).contains(to),
+            PieceKind::Bishop | PieceKind::Rook => ALL,
+            PieceKind::Lance | PieceKind::Knight => !dead_ranks(us, kind).contains(to),
+            _ => true,
+        };
+        if keep_unpromoted {
+            list.push(Move::normal(from, to, false));
+        }
+    } else {
+        list.push(Move::normal(from, to, false));
+    }
+}
+
+/// Board moves of every non-king piece of the side to move whose origin is not in
+/// `exclude` and whose destination is in `target`.
+#[inline(always)]
+fn board_moves<const ALL: bool>(pos: &Position, target: Bitboard, exclude: Bitboard, list: &mut MoveList) {
+    let us = pos.side_to_move();
+    let occ = pos.occupied();
+    // Pawns all at once: one shift of the whole pawn board.
+    let pawns = pos.pieces_of(us, PieceKind::Pawn).and_not(exclude);
+    let pawn_targets = match us {
+        Color::Black => pawns.shift_up(),
+        Color::White => pawns.shift_down(),
+    } & target;
+    let zone = promotion_zone(us);
+    for to in pawn_targets {
+        let from = match us {
+            Color::Black => Square::from_index(to.index() as u8 + 1),
+            Color::White => Square::from_index(to.index() as u8 - 1),
+        };
+        if zone.contains(to) {
+            list.push(Move::normal(from, to, true));
+            if ALL && !dead_ranks(us, PieceKind::Pawn).contains(to) {
+                list.push(Move::normal(from, to, false));
+            }
+        } else {
+            list.push(Move::normal(from, to, false));
+        }
+    }
+    let others = pos
+        .pieces(us)
+        .and_not(pos.kind_bb(PieceKind::Pawn) | pos.kind_bb(PieceKind::King) | exclude);
+    for from in others {
+        let Some(p) = pos.piece_on(from) else { continue };
+        let kind = p.kind();
+        let dests = attacks(us, kind, from, occ) & target;
+        for to in dests {
+            push_board_move::<ALL>(list, us, kind, from, to);
+        }
+    }
+}
+
+/// King steps onto `target` squares (not checked for safety).
+#[inline(always)]
+fn king_moves(pos: &Position, target: Bitboard, list: &mut MoveList) {
+    let us = pos.side_to_move();
+    if let Some(k) = pos.king_square(us) {
+        for to in king_attacks(k) & target {
+            list.push(Move::normal(k, to, false));
+        }
+    }
+}
+
+/// Drops of every held kind onto `target` (empty squares), obeying nifu, dead ranks and the
+/// pawn-drop-mate rule.
+#[inline(always)]
+fn drops(pos: &Position, target: Bitboard, list: &mut MoveList) {
+    let us = pos.side_to_move();
+    let hand = pos.hand(us);
+    if hand.is_empty() {
+        return;
+    }
+    if hand.has(PieceKind::Pawn) {
+        let mut to_sqs = target.and_not(dead_ranks(us, PieceKind::Pawn)) & pos.pawn_drop_files_ok();
+        // Only the square in front of the enemy king can be a pawn-drop mate.
+        if let Some(ek) = pos.king_square(!us) {
+            let front = crate::attacks::pawn_attacks(!us, ek);
+            if let Some(s) = (front & to_sqs).lsb() {
+                if pos.is_pawn_drop_mate(s) {
+                    to_sqs.clear(s);
+                }
+            }
+        }
+        for to in to_sqs {
+            list.push(Move::drop(PieceKind::Pawn, to));
+        }
+    }
+    if hand.has(PieceKind::Lance) {
+        for to in target.and_not(dead_ranks(us, PieceKind::Lance)) {
+            list.push(Move::drop(PieceKind::Lance, to));
+        }
+    }
+    if hand.has(PieceKind::Knight) {
+        for to in target.and_not(dead_ranks(us, PieceKind::Knight)) {
+            list.push(Move::drop(PieceKind::Knight, to));
+        }
+    }
+    // The four kinds that may be dropped anywhere: loop squares once, kinds inside.
+    let mut free = [PieceKind::Pawn; 4];
+    let mut n = 0;
+    for k in [PieceKind::Silver, PieceKind::Gold, PieceKind::Bishop, PieceKind::Rook] {
+        if hand.has(k) {
+            free[n] = k;
+            n += 1;
+        }
+    }
+    if n > 0 {
+        for to in target {
+            for &k in &free[..n] {
+                list.push(Move::drop(k, to));
+            }
+        }
+    }
+}
+
+/// Captures (every promotion variant) and non-capturing pawn promotions. Pseudo-legal.
+pub fn generate_captures<const ALL: bool>(pos: &Position, list: &mut MoveList) {
+    let us = pos.side_to_move();
+    let them = pos.pieces(!us);
+    board_moves::<ALL>(pos, them, Bitboard::EMPTY, list);
+    king_moves(pos, them, list);
+    // Non-capturing pawn pushes into the zone (promotion variant only).
+    let empty = !pos.occupied();
+    let pawns = pos.pieces_of(us, PieceKind::Pawn);
+    let pushes = match us {
+        Color::Black => pawns.shift_up(),
+        Color::White => pawns.shift_down(),
+    } & empty
+        & promotion_zone(us);
+    for to in pushes {
+        let from = match us {
+            Color::Black => Square::from_index(to.index() as u8 + 1),
+            Color::White => Square::from_index(to.index() as u8 - 1),
+        };
+        list.push(Move::normal(from, to, true));
+    }
+}
+
+/// Non-capturing board moves except pawn promotions. Pseudo-legal.
+pub fn generate_quiets<const ALL: bool>(pos: &Position, list: &mut MoveList) {
+    let us = pos.side_to_move();
+    let empty = !pos.occupied();
+    let pawns = pos.pieces_of(us, PieceKind::Pawn);
+    // Pawns: non-promoting pushes only (promotions belong to the captures stage).
+    let pushes = match us {
+        Color::Black => pawns.shift_up(),
+        Color::White => pawns.shift_down(),
+    } & empty;
+    let zone = promotion_zone(us);
+    for to in pushes {
+        let from = match us {
+            Color::Black => Square::from_index(to.index() as u8 + 1),
+            Color::White => Square::from_index(to.index() as u8 - 1),
+        };
+        if !zone.contains(to) || (ALL && !dead_ranks(us, PieceKind::Pawn).contains(to)) {
+            list.push(Move::normal(from, to, false));
+        }
+    }
+    board_moves::<ALL>(pos, empty, pawns, list);
+    king_moves(pos, empty, list);
+}
+
+/// Drops. Legal when not in check.
+pub fn generate_drops(pos: &Position, list: &mut MoveList) {
+    drops(pos, !pos.occupied(), list);
+}
+
+/// All pseudo-legal moves when not in check (captures, quiets and drops together).
+pub fn generate_non_evasions<const ALL: bool>(pos: &Position, list: &mut MoveList) {
+    let us = pos.side_to_move();
+    let target = !pos.pieces(us);
+    board_moves::<ALL>(pos, target, Bitboard::EMPTY, list);
+    king_moves(pos, target, list);
+    drops(pos, !pos.occupied(), list);
+}
+
+/// Legal replies to a check. Must be in check.
+pub fn generate_evasions<const ALL: bool>(pos: &Position, list: &mut MoveList) {
+    let us = pos.side_to_move();
+    let checkers = pos.checkers();
+    debug_assert!(checkers.is_nonempty());
+    let Some(ksq) = pos.king_square(us) else { return };
+    let occ_no_king = pos.occupied().without(ksq);
+    for to in king_attacks(ksq).and_not(pos.pieces(us)) {
+        if pos.attackers_to(!us, to, occ_no_king).is_empty() {
+            list.push(Move::normal(ksq, to, false));
+        }
+    }
+    if checkers.has_more_than_one() {
+        return;
+    }
+    let checker = checkers.single();
+    let gap = between(ksq, checker);
+    // A pinned piece can neither take the checker nor block: its line passes through the
+    // king, which is not on the checking line's other squares.
+    board_moves::<ALL>(pos, gap.with(checker), pos.pinned(us), list);
+    if gap.is_nonempty() {
+        drops(pos, gap, list);
+    }
+}
+
+/// The complete legal set.
+pub fn generate_legal<const ALL: bool>(pos: &Position, list: &mut MoveList) {
+    if pos.in_check() {
+        generate_evasions::<ALL>(pos, list);
+        return;
+    }
+    let start = list.len();
+    generate_non_evasions::<ALL>(pos, list);
+    let us = pos.side_to_move();
+    let Some(ksq) = pos.king_square(us) else { return };
+    let pinned = pos.pinned(us);
+    // Only king moves and moves of pinned pieces can be illegal here.
+    let needs_check = pinned.with(ksq);
+    if needs_check.is_nonempty() {
+        let mut i = start;
+        while i < list.len() {
+            let m = list[i];
+            if !m.is_drop() && needs_check.contains(m.from()) && !pos.is_legal(m) {
+                list.swap_remove(i);
+            } else {
+                i += 1;
+            }
+        }
+    }
+}
+
+/// The number of legal moves (`ALL` as for [`generate_legal`]).
+pub fn count_legal<const ALL: bool>(pos: &Position) -> usize {
+    let mut list = MoveList::new();
+    generate_legal::<ALL>(pos, &mut list);
+    list.len()
+}
+
+pub use checks::{generate_checks, generate_quiet_checks};
+
+impl Position {
+    /// Every legal move, non-promotions included.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        generate_legal::<true>(self, &mut list);
+        list
+    }
+
+    /// Whether the side to move has any legal move.
+    pub fn has_legal_move(&self) -> bool {
+        // Cheap cases first: a safe king step or any drop settles it.
+        self.legal_moves().len() > 0
+    }
+
+    /// Whether the side to move is checkmated (in check with no legal move).
+    pub fn is_checkmate(&self) -> bool {
+        self.in_check() && !self.has_legal_move()
+    }
+}

@@ -1,0 +1,67 @@
+//! Zobrist keys, generated at compile time by SplitMix64 from a fixed seed so that keys never
+//! change with a dependency upgrade.
+//!
+//! The board key covers pieces on squares and the side to move; the hand key is additive
+//! (count × per-kind key), so a hand change is one addition or subtraction and hands compare
+//! without rehashing. The full key combines both.
+
+use crate::types::{Color, Piece, PieceKind, Square};
+
+const fn splitmix(state: u64) -> (u64, u64) {
+    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = s;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (s, z ^ (z >> 31))
+}
+
+struct Tables {
+    board: [[u64; 81]; 32],
+    hand: [[u64; 8]; 2],
+}
+
+const fn build() -> Tables {
+    let mut t = Tables { board: [[0; 81]; 32], hand: [[0; 8]; 2] };
+    let mut state = 0x50_70_70_6f_u64; // "Soppo"
+    let mut p = 0;
+    while p < 32 {
+        let mut s = 0;
+        while s < 81 {
+            let (ns, v) = splitmix(state);
+            state = ns;
+            // Bit 0 is reserved for the side to move.
+            t.board[p][s] = v & !1;
+            s += 1;
+        }
+        p += 1;
+    }
+    let mut c = 0;
+    while c < 2 {
+        let mut k = 0;
+        while k < 8 {
+            let (ns, v) = splitmix(state);
+            state = ns;
+            t.hand[c][k] = v & !1;
+            k += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
+static TABLES: Tables = build();
+
+/// Key of `piece` on `sq`.
+#[inline(always)]
+pub fn piece_square(piece: Piece, sq: Square) -> u64 {
+    TABLES.board[piece.index()][sq.index()]
+}
+
+/// Key added per piece of `kind` in `c`'s hand.
+#[inline(always)]
+pub fn hand_piece(c: Color, kind: PieceKind) -> u64 {
+    TABLES.hand[c.index()][kind.index()]
+}
+
+/// Key toggled when White is to move. Kept in bit 0 so the side can be read off any key.
+pub const SIDE: u64 = 1;
