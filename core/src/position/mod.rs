@@ -36,6 +36,8 @@ pub struct StateInfo {
     pub continuous_checks: [u16; 2],
     /// Plies since the last null move or the root (repetition look-back limit).
     pub plies_from_null: u16,
+    /// The hand of the side to move in this position (superior/inferior repetitions).
+    pub stm_hand: Hand,
 }
 
 /// A shogi position with its history since it was set up.
@@ -366,6 +368,7 @@ impl Position {
             last_move: None,
             continuous_checks: [0; 2],
             plies_from_null: 0,
+            stm_hand: self.hands[self.side.index()],
         });
         self.refresh_check_info();
     }
@@ -435,6 +438,7 @@ impl Position {
             last_move: Some(m),
             continuous_checks: prev_checks,
             plies_from_null,
+            stm_hand: self.hands[(!us).index()],
         });
         self.refresh_check_info();
         let gave_check = self.in_check();
@@ -477,6 +481,7 @@ impl Position {
         st.last_move = None;
         st.plies_from_null = 0;
         st.continuous_checks[self.side.index()] = 0;
+        st.stm_hand = self.hands[(!self.side).index()];
         self.side = !self.side;
         self.move_number += 1;
         self.states.push(st);
