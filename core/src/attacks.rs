@@ -308,12 +308,55 @@ const RANKS_GHI: Bitboard = rank_mask(0b111_000_000);
 /// there.
 pub const fn dead_ranks(c: Color, kind: PieceKind) -> Bitboard {
     match (kind, c) {
-        (PieceKind::Pawn | PieceKind::Lance, Color::Black) => rank_mask(0b1),
-        (PieceKind::Pawn | PieceKind::Lance, Color::White) => rank_mask(0b1_0000_0000),
-        (PieceKind::Knight, Color::Black) => rank_mask(0b11),
-        (PieceKind::Knight, Color::White) => rank_mask(0b1_1000_0000),
+        (PieceKind::Pawn | PieceKind::Lance, Color::Black) => RANK_A,
+        (PieceKind::Pawn | PieceKind::Lance, Color::White) => RANK_I,
+        (PieceKind::Knight, Color::Black) => RANKS_AB,
+        (PieceKind::Knight, Color::White) => RANKS_HI,
         _ => Bitboard::EMPTY,
     }
+}
+
+// Named constants so that callers get precomputed masks, not a loop at run time.
+const RANK_A: Bitboard = rank_mask(0b1);
+const RANK_I: Bitboard = rank_mask(0b1_0000_0000);
+const RANKS_AB: Bitboard = rank_mask(0b11);
+const RANKS_HI: Bitboard = rank_mask(0b1_1000_0000);
+
+const fn build_boxes(radius_files: i8, radius_ranks: i8) -> [Bitboard; 81] {
+    let mut t = [Bitboard::EMPTY; 81];
+    let mut i = 0;
+    while i < 81 {
+        let mut df = -radius_files;
+        while df <= radius_files {
+            let mut dr = -radius_ranks;
+            while dr <= radius_ranks {
+                if let Some(s) = Square::from_index(i as u8).offset(df, dr) {
+                    t[i] = t[i].with(s);
+                }
+                dr += 1;
+            }
+            df += 1;
+        }
+        i += 1;
+    }
+    t
+}
+
+static BOX_2: [Bitboard; 81] = build_boxes(2, 2);
+static BOX_KNIGHT: [Bitboard; 81] = build_boxes(2, 3);
+
+/// Squares within two files and two ranks of `sq`: where a one-step piece must stand to
+/// attack a square next to `sq`.
+#[inline(always)]
+pub fn near_box(sq: Square) -> Bitboard {
+    BOX_2[sq.index()]
+}
+
+/// Squares within two files and three ranks of `sq`: where a knight must stand to attack a
+/// square next to `sq`.
+#[inline(always)]
+pub fn knight_box(sq: Square) -> Bitboard {
+    BOX_KNIGHT[sq.index()]
 }
 
 /// All squares of one file.

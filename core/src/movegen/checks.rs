@@ -76,15 +76,20 @@ pub fn check_candidates(us: Color, kind: PieceKind, ksq: Square) -> Bitboard {
 
 /// Every legal move that gives check.
 pub fn generate_checks<const ALL: bool>(pos: &Position, list: &mut MoveList) {
-    generate::<ALL, false>(pos, list);
+    generate::<ALL, false, true>(pos, list);
+}
+
+/// Legal checking board moves only (no drops), for callers that treat drops themselves.
+pub(crate) fn generate_board_checks<const ALL: bool>(pos: &Position, list: &mut MoveList) {
+    generate::<ALL, false, false>(pos, list);
 }
 
 /// Legal checks that are neither captures nor pawn promotions (the quiet and drop stages).
 pub fn generate_quiet_checks<const ALL: bool>(pos: &Position, list: &mut MoveList) {
-    generate::<ALL, true>(pos, list);
+    generate::<ALL, true, true>(pos, list);
 }
 
-fn generate<const ALL: bool, const QUIET: bool>(pos: &Position, list: &mut MoveList) {
+fn generate<const ALL: bool, const QUIET: bool, const DROPS: bool>(pos: &Position, list: &mut MoveList) {
     let us = pos.side_to_move();
     let them = !us;
     let Some(ksq) = pos.king_square(them) else { return };
@@ -215,7 +220,7 @@ fn generate<const ALL: bool, const QUIET: bool>(pos: &Position, list: &mut MoveL
 
     // Drops: onto the reverse-attack squares that are empty (and block, when in check).
     let hand = pos.hand(us);
-    if hand.is_empty() {
+    if !DROPS || hand.is_empty() {
         return;
     }
     let mut drop_target = empty;

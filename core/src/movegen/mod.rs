@@ -264,7 +264,8 @@ pub fn count_legal<const ALL: bool>(pos: &Position) -> usize {
     list.len()
 }
 
-pub use checks::{generate_checks, generate_quiet_checks};
+pub use checks::{check_candidates, generate_checks, generate_quiet_checks};
+pub(crate) use checks::generate_board_checks;
 
 impl Position {
     /// Every legal move, non-promotions included.

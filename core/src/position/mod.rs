@@ -257,21 +257,95 @@ impl Position {
         // Reverse attacks: a piece of `c` attacks `sq` iff the same piece of the other colour
         // standing on `sq` would attack the piece's square.
         let o = !c;
-        ((pawn_attacks(o, sq) & self.by_kind[PieceKind::Pawn.index()])
+        let mine = self.by_color[c.index()];
+        let mut att = ((pawn_attacks(o, sq) & self.by_kind[PieceKind::Pawn.index()])
             | (knight_attacks(o, sq) & self.by_kind[PieceKind::Knight.index()])
             | (silver_attacks(o, sq) & self.by_kind[PieceKind::Silver.index()])
             | (gold_attacks(o, sq) & self.golds)
-            | (king_attacks(sq) & self.hdk)
-            | (lance_attacks(o, sq, occ) & self.by_kind[PieceKind::Lance.index()])
-            | (bishop_attacks(sq, occ) & self.bishops_horses)
-            | (rook_attacks(sq, occ) & self.rooks_dragons))
-            & self.by_color[c.index()]
+            | (king_attacks(sq) & self.hdk))
+            & mine;
+        // Sliders: only trace rays when some slider stands on one of the lines at all.
+        let lances = self.by_kind[PieceKind::Lance.index()] & mine;
+        if (lance_pseudo_attacks(o, sq) & lances).is_nonempty() {
+            att |= lance_attacks(o, sq, occ) & lances;
+        }
+        let bh = self.bishops_horses & mine;
+        if (bishop_pseudo_attacks(sq) & bh).is_nonempty() {
+            att |= bishop_attacks(sq, occ) & bh;
+        }
+        let rd = self.rooks_dragons & mine;
+        if (rook_pseudo_attacks(sq) & rd).is_nonempty() {
+            att |= rook_attacks(sq, occ) & rd;
+        }
+        att
+    }
+
+    /// Whether some piece of colour `c` among `mask` attacks `sq` under occupancy `occ`
+    /// (early exits: step pieces first, rays only when a slider is on the line).
+    #[inline]
+    pub fn is_attacked_by(&self, c: Color, sq: Square, occ: Bitboard, mask: Bitboard) -> bool {
+        let o = !c;
+        let mine = self.by_color[c.index()] & mask;
+        let steps = ((pawn_attacks(o, sq) & self.by_kind[PieceKind::Pawn.index()])
+            | (knight_attacks(o, sq) & self.by_kind[PieceKind::Knight.index()])
+            | (silver_attacks(o, sq) & self.by_kind[PieceKind::Silver.index()])
+            | (gold_attacks(o, sq) & self.golds)
+            | (king_attacks(sq) & self.hdk))
+            & mine;
+        if steps.is_nonempty() {
+            return true;
+        }
+        let lances = self.by_kind[PieceKind::Lance.index()] & mine;
+        if (lance_pseudo_attacks(o, sq) & lances).is_nonempty() && (lance_attacks(o, sq, occ) & lances).is_nonempty() {
+            return true;
+        }
+        let bh = self.bishops_horses & mine;
+        if (bishop_pseudo_attacks(sq) & bh).is_nonempty() && (bishop_attacks(sq, occ) & bh).is_nonempty() {
+            return true;
+        }
+        let rd = self.rooks_dragons & mine;
+        (rook_pseudo_attacks(sq) & rd).is_nonempty() && (rook_attacks(sq, occ) & rd).is_nonempty()
     }
 
     /// Whether colour `c` attacks `sq` (current occupancy).
     #[inline]
     pub fn is_attacked(&self, c: Color, sq: Square) -> bool {
         self.attackers_to(c, sq, self.occupied()).is_nonempty()
+    }
+
+    /// The squares next to `center` that colour `c` attacks under occupancy `occ` (only
+    /// pieces that can reach that neighbourhood are looked at).
+    pub fn attacks_around(&self, c: Color, center: Square, occ: Bitboard) -> Bitboard {
+        let region = king_attacks(center);
+        let mine = self.by_color[c.index()];
+        let pawns = self.by_kind[PieceKind::Pawn.index()] & mine;
+        let mut att = match c {
+            Color::Black => pawns.shift_up(),
+            Color::White => pawns.shift_down(),
+        };
+        let near = crate::attacks::near_box(center) & mine;
+        for s in self.by_kind[PieceKind::Knight.index()] & mine & crate::attacks::knight_box(center) {
+            att |= knight_attacks(c, s);
+        }
+        for s in self.by_kind[PieceKind::Silver.index()] & near {
+            att |= silver_attacks(c, s);
+        }
+        for s in self.golds & near {
+            att |= gold_attacks(c, s);
+        }
+        for s in self.hdk & near {
+            att |= king_attacks(s);
+        }
+        for s in self.by_kind[PieceKind::Lance.index()] & mine {
+            att |= lance_attacks(c, s, occ);
+        }
+        for s in self.bishops_horses & mine {
+            att |= bishop_attacks(s, occ);
+        }
+        for s in self.rooks_dragons & mine {
+            att |= rook_attacks(s, occ);
+        }
+        att & region
     }
 
     /// Every square attacked by `c` (slow; for evaluation and tests).
