@@ -35,6 +35,8 @@ const fn is_positive(dir: usize) -> bool {
     df * 9 + dr > 0
 }
 
+// Runs at compile time only; the big local array never exists at run time.
+#[allow(clippy::large_stack_arrays)]
 const fn build_rays() -> [[Bitboard; 81]; 8] {
     let mut t = [[Bitboard::EMPTY; 81]; 8];
     let mut d = 0;
@@ -58,6 +60,8 @@ const fn build_rays() -> [[Bitboard; 81]; 8] {
 
 static RAYS: [[Bitboard; 81]; 8] = build_rays();
 
+// Runs at compile time only; the big local array never exists at run time.
+#[allow(clippy::large_stack_arrays)]
 const fn build_steps(deltas: &[(i8, i8)]) -> [[Bitboard; 81]; 2] {
     let mut t = [[Bitboard::EMPTY; 81]; 2];
     let mut c = 0;
@@ -90,6 +94,8 @@ static GOLD: [[Bitboard; 81]; 2] = build_steps(&[(0, -1), (-1, -1), (1, -1), (-1
 static KING: [[Bitboard; 81]; 2] =
     build_steps(&[(0, -1), (-1, -1), (1, -1), (-1, 0), (1, 0), (0, 1), (-1, 1), (1, 1)]);
 
+// Runs at compile time only; the big local array never exists at run time.
+#[allow(clippy::large_stack_arrays)]
 const fn build_between() -> [[Bitboard; 81]; 81] {
     let mut t = [[Bitboard::EMPTY; 81]; 81];
     let mut a = 0;
@@ -111,6 +117,8 @@ const fn build_between() -> [[Bitboard; 81]; 81] {
     t
 }
 
+// Runs at compile time only; the big local array never exists at run time.
+#[allow(clippy::large_stack_arrays)]
 const fn build_line() -> [[Bitboard; 81]; 81] {
     let mut t = [[Bitboard::EMPTY; 81]; 81];
     let mut a = 0;
@@ -322,6 +330,8 @@ const RANK_I: Bitboard = rank_mask(0b1_0000_0000);
 const RANKS_AB: Bitboard = rank_mask(0b11);
 const RANKS_HI: Bitboard = rank_mask(0b1_1000_0000);
 
+// Runs at compile time only; the big local array never exists at run time.
+#[allow(clippy::large_stack_arrays)]
 const fn build_boxes(radius_files: i8, radius_ranks: i8) -> [Bitboard; 81] {
     let mut t = [Bitboard::EMPTY; 81];
     let mut i = 0;

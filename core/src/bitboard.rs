@@ -12,6 +12,7 @@ const LO_MASK: u64 = (1 << 63) - 1;
 const HI_MASK: u64 = (1 << 18) - 1;
 
 /// A set of squares.
+#[must_use]
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Default)]
 pub struct Bitboard {
     lo: u64,
@@ -198,6 +199,9 @@ impl Bitboard {
     }
 }
 
+// Iterating consumes a copy of the set, square by square; the original stays usable, which
+// is exactly what `for sq in board` should do.
+#[allow(clippy::copy_iterator)]
 impl Iterator for Bitboard {
     type Item = Square;
     #[inline(always)]

@@ -12,16 +12,18 @@ use std::fmt;
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Default)]
 pub struct Hand(u32);
 
-// Field layout: (shift, width) per hand kind; a spare bit sits just above every field.
-const PAWN_SHIFT: u32 = 0; // 5 bits: 0..=18
-const LANCE_SHIFT: u32 = 6; // 3 bits: 0..=4
+// Field layout: a shift per hand kind; a spare bit sits just above every field. Fields are
+// wider than a normal set needs (pawns 5 bits, the rest 3 bits) so that positions with more
+// pieces than one set, which some public test suites use, still fit.
+const PAWN_SHIFT: u32 = 0; // bits 0..5, spare 5
+const LANCE_SHIFT: u32 = 6; // bits 6..9, spare 9
 const KNIGHT_SHIFT: u32 = 10;
 const SILVER_SHIFT: u32 = 14;
 const GOLD_SHIFT: u32 = 18;
-const BISHOP_SHIFT: u32 = 22; // 2 bits: 0..=2
-const ROOK_SHIFT: u32 = 25;
+const BISHOP_SHIFT: u32 = 22;
+const ROOK_SHIFT: u32 = 26;
 
-const BORROW_MASK: u32 = (1 << 5) | (1 << 9) | (1 << 13) | (1 << 17) | (1 << 21) | (1 << 24) | (1 << 27);
+const BORROW_MASK: u32 = (1 << 5) | (1 << 9) | (1 << 13) | (1 << 17) | (1 << 21) | (1 << 25) | (1 << 29);
 
 #[inline(always)]
 const fn field(kind: PieceKind) -> (u32, u32) {
@@ -31,8 +33,8 @@ const fn field(kind: PieceKind) -> (u32, u32) {
         PieceKind::Knight => (KNIGHT_SHIFT, 0x7),
         PieceKind::Silver => (SILVER_SHIFT, 0x7),
         PieceKind::Gold => (GOLD_SHIFT, 0x7),
-        PieceKind::Bishop => (BISHOP_SHIFT, 0x3),
-        PieceKind::Rook => (ROOK_SHIFT, 0x3),
+        PieceKind::Bishop => (BISHOP_SHIFT, 0x7),
+        PieceKind::Rook => (ROOK_SHIFT, 0x7),
         _ => panic!("not a hand piece kind"),
     }
 }
@@ -59,11 +61,17 @@ impl Hand {
         self.count(kind) != 0
     }
 
-    /// One more piece of `kind`. The caller keeps counts within a full set.
+    /// The most pieces of `kind` a hand can record (31 pawns, 7 of any other kind).
+    #[inline(always)]
+    pub const fn capacity(kind: PieceKind) -> u32 {
+        field(kind).1
+    }
+
+    /// One more piece of `kind`. The caller keeps counts within [`Hand::capacity`].
     #[inline(always)]
     pub fn add(&mut self, kind: PieceKind) {
         let (shift, _) = field(kind);
-        debug_assert!(self.count(kind) < kind.full_set_count());
+        debug_assert!(self.count(kind) < Hand::capacity(kind));
         self.0 += 1 << shift;
     }
 
@@ -75,10 +83,10 @@ impl Hand {
         self.0 -= 1 << shift;
     }
 
-    /// Sets the count of `kind`; `n` must not exceed the full-set count of the kind.
+    /// Sets the count of `kind`; `n` must not exceed [`Hand::capacity`].
     pub fn set(&mut self, kind: PieceKind, n: u32) {
         let (shift, mask) = field(kind);
-        assert!(n <= kind.full_set_count());
+        assert!(n <= mask);
         self.0 = (self.0 & !(mask << shift)) | (n << shift);
     }
 

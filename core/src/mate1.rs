@@ -144,11 +144,10 @@ impl Position {
                     continue;
                 }
                 // An interposed pawn that checks our king might be a pawn-drop mate.
-                if let Some(our_king) = self.king_square(us) {
-                    if sqs.into_iter().any(|s| pawn_attacks(them, s).contains(our_king)) {
+                if let Some(our_king) = self.king_square(us)
+                    && sqs.into_iter().any(|s| pawn_attacks(them, s).contains(our_king)) {
                         return None;
                     }
-                }
                 return Some(false);
             }
             if sqs.is_nonempty() {

@@ -1,6 +1,6 @@
 //! 16-bit moves and their USI text form (`7g7f`, `8h2b+`, `P*5e`).
 //!
-//! Layout (YaneuraOu's): bits 0–6 destination square, bits 7–13 origin square (or, for a
+//! Layout (`YaneuraOu`'s): bits 0–6 destination square, bits 7–13 origin square (or, for a
 //! drop, the dropped kind), bit 14 drop flag, bit 15 promotion flag. A move is never zero
 //! (origin and destination differ, and a dropped kind is at least 1), so `Option<Move>` is
 //! two bytes.

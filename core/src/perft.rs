@@ -16,7 +16,7 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
         return list.len() as u64;
     }
     let mut nodes = 0;
-    for &m in list.iter() {
+    for &m in &list {
         pos.do_move(m);
         nodes += perft(pos, depth - 1);
         pos.undo_move(m);
@@ -32,7 +32,7 @@ pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
     }
     let mut list = MoveList::new();
     generate_legal::<true>(pos, &mut list);
-    for &m in list.iter() {
+    for &m in &list {
         pos.do_move(m);
         out.push((m, perft(pos, depth - 1)));
         pos.undo_move(m);

@@ -1,6 +1,6 @@
 //! The basic vocabulary: colours, files, ranks, squares, piece kinds and pieces.
 //!
-//! Numbering follows YaneuraOu so that tables and debugging output can be compared with the
+//! Numbering follows `YaneuraOu` so that tables and debugging output can be compared with the
 //! reference engine: square index = `file * 9 + rank` with file 0 = USI file `1` and rank 0 =
 //! USI rank `a` (so `1a` = 0, `1i` = 8, `9i` = 80); piece kinds Pawn = 1 … Gold = 7, King = 8,
 //! promoted kind = base kind + 8.
@@ -101,6 +101,7 @@ impl Rank {
 }
 
 /// One of the 81 squares.
+#[must_use]
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square(u8);
 
@@ -191,6 +192,7 @@ impl fmt::Debug for Square {
 }
 
 /// A kind of piece, without colour. Promoted kind = base kind + 8.
+#[must_use]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum PieceKind {

@@ -1,4 +1,4 @@
-//! Zobrist keys, generated at compile time by SplitMix64 from a fixed seed so that keys never
+//! Zobrist keys, generated at compile time by `SplitMix64` from a fixed seed so that keys never
 //! change with a dependency upgrade.
 //!
 //! The board key covers pieces on squares and the side to move; the hand key is additive
@@ -20,6 +20,8 @@ struct Tables {
     hand: [[u64; 8]; 2],
 }
 
+// Runs at compile time only; the big local array never exists at run time.
+#[allow(clippy::large_stack_arrays)]
 const fn build() -> Tables {
     let mut t = Tables { board: [[0; 81]; 32], hand: [[0; 8]; 2] };
     let mut state = 0x50_70_70_6f_u64; // "Soppo"

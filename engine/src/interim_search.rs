@@ -8,13 +8,15 @@ fn value(kind: PieceKind) -> i32 {
         PieceKind::Lance => 300,
         PieceKind::Knight => 350,
         PieceKind::Silver => 500,
-        PieceKind::Gold => 550,
+        PieceKind::Gold
+        | PieceKind::ProPawn
+        | PieceKind::ProLance
+        | PieceKind::ProKnight
+        | PieceKind::ProSilver => 550,
         PieceKind::Bishop => 800,
-        PieceKind::Rook => 1000,
-        PieceKind::King => 20_000,
-        PieceKind::ProPawn | PieceKind::ProLance | PieceKind::ProKnight | PieceKind::ProSilver => 550,
-        PieceKind::Horse => 1000,
+        PieceKind::Rook | PieceKind::Horse => 1000,
         PieceKind::Dragon => 1200,
+        PieceKind::King => 20_000,
     }
 }
 
@@ -39,7 +41,7 @@ pub fn best_move(pos: &mut Position) -> Option<Move> {
     }
     let moves = pos.legal_moves();
     let mut best: Option<(i32, Move)> = None;
-    for &m in moves.iter() {
+    for &m in &moves {
         let g = gain(pos, m);
         pos.do_move(m);
         let reply = pos.legal_moves();

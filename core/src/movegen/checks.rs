@@ -9,6 +9,7 @@
 //!   square and colour of the origin squares from which some move reaches a checking square
 //!   (Bonanza's `chk_tbl`). Pieces outside it are never looked at, so check generation does
 //!   not scan the whole board; sliders are few and are looked at one by one.
+//!
 //! Discovered checks come from the pieces that block one of our sliders' lines to the king.
 
 use super::{MoveList, push_board_move};
@@ -113,7 +114,7 @@ fn generate<const ALL: bool, const QUIET: bool, const DROPS: bool>(pos: &Positio
         for to in attacks(us, kind, from, occ) & target {
             push_board_move::<ALL>(&mut tmp, us, kind, from, to);
         }
-        for &m in tmp.iter() {
+        for &m in &tmp {
             if QUIET && kind == PieceKind::Pawn && m.is_promotion() {
                 continue;
             }
@@ -237,11 +238,10 @@ fn generate<const ALL: bool, const QUIET: bool, const DROPS: bool>(pos: &Positio
         to_sqs = to_sqs.and_not(dead_ranks(us, kind));
         if kind == PieceKind::Pawn {
             to_sqs &= pos.pawn_drop_files_ok();
-            if let Some(s) = to_sqs.lsb() {
-                if pos.is_pawn_drop_mate(s) {
+            if let Some(s) = to_sqs.lsb()
+                && pos.is_pawn_drop_mate(s) {
                     to_sqs.clear(s);
                 }
-            }
         }
         for to in to_sqs {
             list.push(Move::drop(kind, to));

@@ -107,11 +107,10 @@ fn drops(pos: &Position, target: Bitboard, list: &mut MoveList) {
         // Only the square in front of the enemy king can be a pawn-drop mate.
         if let Some(ek) = pos.king_square(!us) {
             let front = crate::attacks::pawn_attacks(!us, ek);
-            if let Some(s) = (front & to_sqs).lsb() {
-                if pos.is_pawn_drop_mate(s) {
+            if let Some(s) = (front & to_sqs).lsb()
+                && pos.is_pawn_drop_mate(s) {
                     to_sqs.clear(s);
                 }
-            }
         }
         for to in to_sqs {
             list.push(Move::drop(PieceKind::Pawn, to));
@@ -278,7 +277,7 @@ impl Position {
     /// Whether the side to move has any legal move.
     pub fn has_legal_move(&self) -> bool {
         // Cheap cases first: a safe king step or any drop settles it.
-        self.legal_moves().len() > 0
+        !self.legal_moves().is_empty()
     }
 
     /// Whether the side to move is checkmated (in check with no legal move).

@@ -28,11 +28,10 @@ impl Position {
         if p.color() != us {
             return false;
         }
-        if let Some(target) = self.piece_on(to) {
-            if target.color() == us {
+        if let Some(target) = self.piece_on(to)
+            && target.color() == us {
                 return false;
             }
-        }
         let kind = p.kind();
         if !attacks(us, kind, from, self.occupied()).contains(to) {
             return false;
@@ -135,11 +134,10 @@ impl Position {
         let us = self.side;
         let mut after = self.clone();
         after.do_move(m);
-        if let Some(k) = after.kings[us.index()] {
-            if after.is_attacked(!us, k) {
+        if let Some(k) = after.kings[us.index()]
+            && after.is_attacked(!us, k) {
                 return false;
             }
-        }
         if m.is_drop() && m.dropped_kind() == PieceKind::Pawn && after.in_check() {
             // Pawn-drop mate: the opponent has no legal reply at all.
             let mut any = false;

@@ -9,6 +9,7 @@
 
 use super::Position;
 use crate::attacks::dead_ranks;
+use crate::hand::Hand;
 use crate::types::{Color, File, Piece, PieceKind, Rank, Square};
 use std::fmt::Write as _;
 use thiserror::Error;
@@ -247,8 +248,8 @@ fn parse_hand(pos: &mut Position, base: usize, text: &str) -> Result<(), SfenErr
         };
         let color = if b.is_ascii_uppercase() { Color::Black } else { Color::White };
         let have = pos.hands[color.index()].count(kind);
-        if have.saturating_add(count) > kind.full_set_count() {
-            return Err(err(start, format!("more than {} {kind:?} pieces in hand", kind.full_set_count())));
+        if have.saturating_add(count) > Hand::capacity(kind) {
+            return Err(err(start, format!("more than {} {kind:?} pieces in hand", Hand::capacity(kind))));
         }
         pos.hands[color.index()].set(kind, have + count);
         i += 1;
@@ -257,13 +258,16 @@ fn parse_hand(pos: &mut Position, base: usize, text: &str) -> Result<(), SfenErr
 }
 
 fn validate(pos: &Position) -> Result<(), SfenError> {
+    // More pieces of a kind than one set has are accepted (test suites use such positions,
+    // and cshogi accepts them) as long as every capture still fits in a hand.
     for kind in PieceKind::HAND {
         let on_board = (pos.kind_bb(kind) | pos.kind_bb(kind.promote())).count();
         let in_hands = pos.hands[0].count(kind) + pos.hands[1].count(kind);
-        if on_board + in_hands > kind.full_set_count() {
+        if on_board + in_hands > Hand::capacity(kind) {
             return Err(SfenError::Illegal(format!(
-                "{} {kind:?} pieces on board and in hand; a set has {}",
+                "{} {kind:?} pieces on board and in hand; at most {} can be represented (a set has {})",
                 on_board + in_hands,
+                Hand::capacity(kind),
                 kind.full_set_count()
             )));
         }
@@ -277,11 +281,10 @@ fn validate(pos: &Position) -> Result<(), SfenError> {
         }
     }
     let waiting = !pos.side;
-    if let Some(k) = pos.kings[waiting.index()] {
-        if pos.is_attacked(pos.side, k) {
+    if let Some(k) = pos.kings[waiting.index()]
+        && pos.is_attacked(pos.side, k) {
             return Err(SfenError::Illegal(format!("{waiting:?} is not to move but its king on {k} is in check")));
         }
-    }
     Ok(())
 }
 

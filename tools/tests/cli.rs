@@ -1,0 +1,179 @@
+//! End-to-end tests of the `soppo-tools` binary.
+
+use assert_cmd::Command;
+use std::path::PathBuf;
+
+fn tools() -> Command {
+    Command::cargo_bin("soppo-tools").expect("soppo-tools binary is built for integration tests")
+}
+
+fn stdout_of(out: &std::process::Output) -> String {
+    String::from_utf8(out.stdout.clone()).expect("stdout is UTF-8")
+}
+
+fn last_line(text: &str) -> &str {
+    text.lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("")
+}
+
+#[test]
+fn startpos_depth_3() {
+    let out = tools()
+        .args(["perft", "--sfen", "startpos", "--depth", "3"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(last_line(&stdout_of(&out)), "Nodes searched: 25470");
+}
+
+#[test]
+fn full_sfen_is_accepted() {
+    let sfen = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+    let out = tools()
+        .args(["perft", "--sfen", sfen, "--depth", "2"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(last_line(&stdout_of(&out)), "Nodes searched: 900");
+}
+
+#[test]
+fn divide_sums_to_total() {
+    let out = tools()
+        .args(["perft", "--sfen", "startpos", "--depth", "3", "--divide"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let text = stdout_of(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    let last = *lines.last().unwrap();
+    let total: u64 = last
+        .strip_prefix("Nodes searched: ")
+        .expect("last line is the total")
+        .parse()
+        .unwrap();
+    assert_eq!(total, 25470);
+    // Root moves, then one blank line, then the total.
+    assert_eq!(lines[lines.len() - 2], "");
+    let rows = &lines[..lines.len() - 2];
+    assert_eq!(rows.len(), 30, "one line per root move");
+    let mut names = Vec::new();
+    let mut sum = 0u64;
+    for row in rows {
+        let (mv, count) = row
+            .split_once(": ")
+            .unwrap_or_else(|| panic!("bad divide line `{row}`"));
+        names.push(mv.to_string());
+        sum += count.parse::<u64>().unwrap();
+    }
+    assert_eq!(sum, total);
+    let mut sorted = names.clone();
+    sorted.sort();
+    assert_eq!(names, sorted, "divide lines are sorted by move text");
+    assert!(names.contains(&"7g7f".to_string()));
+}
+
+#[test]
+fn bad_sfen_is_a_clean_error() {
+    for bad in [
+        "not an sfen",
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL x - 1",
+        "",
+    ] {
+        let out = tools()
+            .args(["perft", "--sfen", bad, "--depth", "2"])
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "`{bad}` was accepted");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("SFEN"), "no message for `{bad}`: {err}");
+        assert!(!err.contains("panicked"), "panic for `{bad}`: {err}");
+    }
+}
+
+#[test]
+fn missing_arguments_are_a_clean_error() {
+    let out = tools().args(["perft", "--depth", "2"]).output().unwrap();
+    assert!(!out.status.success());
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+}
+
+fn temp_file(name: &str, contents: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("soppo-tools-cli");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, contents).unwrap();
+    path
+}
+
+#[test]
+fn suite_reports_passes_and_failures() {
+    let start = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+    let suite = format!(
+        "# a comment\n\n{start}\t1\t30\tstart d1\n{start}\t2\t900\tstart d2\nstartpos\t3\t25470\tstart d3\n{start}\t2\t901\tdeliberately wrong\n"
+    );
+    let path = temp_file("suite_mixed.tsv", &suite);
+    let out = tools()
+        .args(["perft", "--suite"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(
+        !out.status.success(),
+        "a failed row must give a non-zero exit: {out:?}"
+    );
+    let text = stdout_of(&out);
+    assert!(
+        last_line(&text).starts_with("perft suite: 3 passed, 1 failed"),
+        "{text}"
+    );
+    assert!(
+        text.contains("expected 901 got 900"),
+        "mismatch report: {text}"
+    );
+}
+
+#[test]
+fn suite_skips_large_rows_and_flags_bad_sfens() {
+    let suite = "startpos\t1\t30\nstartpos\t3\t25470\nnonsense b - 1\t1\t5\n";
+    let path = temp_file("suite_skip.tsv", suite);
+    let out = tools()
+        .args(["perft", "--suite"])
+        .arg(&path)
+        .args(["--max-nodes", "1000"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let text = stdout_of(&out);
+    assert_eq!(
+        last_line(&text),
+        "perft suite: 1 passed, 1 failed, 1 skipped",
+        "{text}"
+    );
+    assert!(text.contains("nonsense"), "{text}");
+}
+
+#[test]
+fn suite_all_passing_exits_zero() {
+    let path = temp_file("suite_ok.tsv", "startpos\t1\t30\nstartpos\t2\t900\n");
+    let out = tools()
+        .args(["perft", "--suite"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert!(last_line(&stdout_of(&out)).starts_with("perft suite: 2 passed, 0 failed"));
+}
+
+#[test]
+fn missing_suite_file_is_a_clean_error() {
+    let out = tools()
+        .args(["perft", "--suite", "/nonexistent/soppo/suite.tsv"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cannot read suite file"), "{err}");
+}
