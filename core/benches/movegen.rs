@@ -21,12 +21,11 @@ const FALLBACK: [&str; 4] = [
 
 fn positions() -> Vec<Position> {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data/bench_positions.tsv");
-    let sfens: Vec<String> = match std::fs::read_to_string(path) {
-        Ok(text) => text.lines().filter_map(|l| l.split('\t').next()).map(str::to_owned).collect(),
-        Err(_) => {
-            eprintln!("bench_positions.tsv not found beside the checkout; using YaneuraOu's four bench positions");
-            FALLBACK.iter().map(|s| (*s).to_owned()).collect()
-        }
+    let sfens: Vec<String> = if let Ok(text) = std::fs::read_to_string(path) {
+        text.lines().filter_map(|l| l.split('\t').next()).map(str::to_owned).collect()
+    } else {
+        eprintln!("bench_positions.tsv not found beside the checkout; using YaneuraOu's four bench positions");
+        FALLBACK.iter().map(|s| (*s).to_owned()).collect()
     };
     sfens.iter().map(|s| Position::from_sfen(s).expect("bench SFEN")).collect()
 }

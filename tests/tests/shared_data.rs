@@ -735,3 +735,53 @@ fn games_lishogi500() {
     failures.assert_none("games_lishogi500.tsv");
     assert_eq!(games, rows.len());
 }
+
+/// Mate in one against brute force on every position reached in the 500 real games and on
+/// the first 1,000 three-ply mate problems (positions where checks, interpositions and
+/// captures of the checker abound): no missed mate, no false mate.
+#[test]
+fn mate_in_one_matches_brute_force_on_games_and_mate3() {
+    let (Some(games), Some(mate3)) = (load("games_lishogi500.tsv"), load("mate3_yaneuraou.tsv")) else {
+        return;
+    };
+    let start = Instant::now();
+    let mut failures = Failures::default();
+    let (mut positions, mut with_mate) = (0usize, 0usize);
+    let mut judge = |line: usize, pos: &mut Position, failures: &mut Failures| {
+        let brute = brute_force_mates(pos);
+        let fast = pos.mate_in_one();
+        positions += 1;
+        with_mate += usize::from(!brute.is_empty());
+        match fast {
+            Some(m) if !brute.contains(&m) => failures.push(line, format!("{}: {m} is not a mate", pos.to_sfen())),
+            None if !brute.is_empty() => failures.push(line, format!("{}: missed mate {}", pos.to_sfen(), brute[0])),
+            _ => {}
+        }
+    };
+    for r in &games {
+        let Ok((mut pos, moves)) = parse_usi_position(r.col(0)) else {
+            failures.push(r.line, String::from("bad game line"));
+            continue;
+        };
+        for text in moves {
+            match pos.parse_move(text) {
+                Ok(m) => pos.do_move(m),
+                Err(e) => {
+                    failures.push(r.line, format!("{text}: {e}"));
+                    break;
+                }
+            }
+            judge(r.line, &mut pos, &mut failures);
+        }
+    }
+    for r in &mate3 {
+        let mut pos = position(r.line, r.col(0));
+        judge(r.line, &mut pos, &mut failures);
+    }
+    eprintln!(
+        "mate in one vs brute force: {positions} positions, {with_mate} with a mate in one, {:.2} s",
+        start.elapsed().as_secs_f64()
+    );
+    failures.assert_none("mate_in_one vs brute force");
+    assert!(with_mate > 0);
+}
