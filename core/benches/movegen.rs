@@ -7,9 +7,9 @@
 //! Run: `cargo bench -p soppo-core --bench movegen`.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use soppo_core::Position;
 use soppo_core::movegen::{MoveList, generate_checks, generate_legal};
 use soppo_core::perft::perft;
-use soppo_core::Position;
 use std::hint::black_box;
 
 const FALLBACK: [&str; 4] = [
@@ -22,12 +22,18 @@ const FALLBACK: [&str; 4] = [
 fn positions() -> Vec<Position> {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data/bench_positions.tsv");
     let sfens: Vec<String> = if let Ok(text) = std::fs::read_to_string(path) {
-        text.lines().filter_map(|l| l.split('\t').next()).map(str::to_owned).collect()
+        text.lines()
+            .filter_map(|l| l.split('\t').next())
+            .map(str::to_owned)
+            .collect()
     } else {
         eprintln!("bench_positions.tsv not found beside the checkout; using YaneuraOu's four bench positions");
         FALLBACK.iter().map(|s| (*s).to_owned()).collect()
     };
-    sfens.iter().map(|s| Position::from_sfen(s).expect("bench SFEN")).collect()
+    sfens
+        .iter()
+        .map(|s| Position::from_sfen(s).expect("bench SFEN"))
+        .collect()
 }
 
 fn bench(c: &mut Criterion) {
@@ -72,7 +78,9 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("perft");
     g.sample_size(10);
     g.throughput(Throughput::Elements(719_731));
-    g.bench_function("startpos_4", |b| b.iter(|| perft(&mut Position::startpos(), black_box(4))));
+    g.bench_function("startpos_4", |b| {
+        b.iter(|| perft(&mut Position::startpos(), black_box(4)));
+    });
     g.finish();
 }
 

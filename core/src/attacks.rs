@@ -91,8 +91,7 @@ static PAWN: [[Bitboard; 81]; 2] = build_steps(&[(0, -1)]);
 static KNIGHT: [[Bitboard; 81]; 2] = build_steps(&[(-1, -2), (1, -2)]);
 static SILVER: [[Bitboard; 81]; 2] = build_steps(&[(0, -1), (-1, -1), (1, -1), (-1, 1), (1, 1)]);
 static GOLD: [[Bitboard; 81]; 2] = build_steps(&[(0, -1), (-1, -1), (1, -1), (-1, 0), (1, 0), (0, 1)]);
-static KING: [[Bitboard; 81]; 2] =
-    build_steps(&[(0, -1), (-1, -1), (1, -1), (-1, 0), (1, 0), (0, 1), (-1, 1), (1, 1)]);
+static KING: [[Bitboard; 81]; 2] = build_steps(&[(0, -1), (-1, -1), (1, -1), (-1, 0), (1, 0), (0, 1), (-1, 1), (1, 1)]);
 
 // Runs at compile time only; the big local array never exists at run time.
 #[allow(clippy::large_stack_arrays)]
@@ -128,7 +127,9 @@ const fn build_line() -> [[Bitboard; 81]; 81] {
             let (df, dr) = DELTAS[d];
             // The whole line through `a` in this direction, both ways, `a` included.
             let opposite = d ^ 1;
-            let full = RAYS_CONST[d][a].or(RAYS_CONST[opposite][a]).with(Square::from_index(a as u8));
+            let full = RAYS_CONST[d][a]
+                .or(RAYS_CONST[opposite][a])
+                .with(Square::from_index(a as u8));
             let mut cur = Square::from_index(a as u8).offset(df, dr);
             while let Some(s) = cur {
                 t[a][s.index()] = full;
@@ -173,7 +174,11 @@ pub fn ray(dir: Direction, sq: Square) -> Bitboard {
 fn ray_attacks(dir: usize, sq: Square, occ: Bitboard) -> Bitboard {
     let r = RAYS[dir][sq.index()];
     let blockers = r & occ;
-    let first = if is_positive(dir) { blockers.lsb() } else { blockers.msb() };
+    let first = if is_positive(dir) {
+        blockers.lsb()
+    } else {
+        blockers.msb()
+    };
     match first {
         Some(b) => r ^ RAYS[dir][b.index()],
         None => r,
@@ -271,11 +276,9 @@ pub fn attacks(c: Color, kind: PieceKind, sq: Square, occ: Bitboard) -> Bitboard
         PieceKind::Silver => silver_attacks(c, sq),
         PieceKind::Bishop => bishop_attacks(sq, occ),
         PieceKind::Rook => rook_attacks(sq, occ),
-        PieceKind::Gold
-        | PieceKind::ProPawn
-        | PieceKind::ProLance
-        | PieceKind::ProKnight
-        | PieceKind::ProSilver => gold_attacks(c, sq),
+        PieceKind::Gold | PieceKind::ProPawn | PieceKind::ProLance | PieceKind::ProKnight | PieceKind::ProSilver => {
+            gold_attacks(c, sq)
+        }
         PieceKind::King => king_attacks(sq),
         PieceKind::Horse => horse_attacks(sq, occ),
         PieceKind::Dragon => dragon_attacks(sq, occ),
@@ -418,10 +421,17 @@ mod tests {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
-            let occ = Bitboard::from_lanes(seed, seed.rotate_left(29)) & Bitboard::from_lanes(seed.rotate_left(7), seed.rotate_left(41));
+            let occ = Bitboard::from_lanes(seed, seed.rotate_left(29))
+                & Bitboard::from_lanes(seed.rotate_left(7), seed.rotate_left(41));
             for s in Square::all() {
-                assert_eq!(bishop_attacks(s, occ), slow_slider(s, occ, &[(-1, -1), (1, -1), (-1, 1), (1, 1)]));
-                assert_eq!(rook_attacks(s, occ), slow_slider(s, occ, &[(0, -1), (0, 1), (-1, 0), (1, 0)]));
+                assert_eq!(
+                    bishop_attacks(s, occ),
+                    slow_slider(s, occ, &[(-1, -1), (1, -1), (-1, 1), (1, 1)])
+                );
+                assert_eq!(
+                    rook_attacks(s, occ),
+                    slow_slider(s, occ, &[(0, -1), (0, 1), (-1, 0), (1, 0)])
+                );
                 assert_eq!(lance_attacks(Color::Black, s, occ), slow_slider(s, occ, &[(0, -1)]));
                 assert_eq!(lance_attacks(Color::White, s, occ), slow_slider(s, occ, &[(0, 1)]));
             }
@@ -430,8 +440,14 @@ mod tests {
 
     #[test]
     fn step_tables() {
-        assert_eq!(knight_attacks(Color::Black, sq("2i")), Bitboard::from_square(sq("1g")) | Bitboard::from_square(sq("3g")));
-        assert_eq!(knight_attacks(Color::White, sq("8a")), Bitboard::from_square(sq("7c")) | Bitboard::from_square(sq("9c")));
+        assert_eq!(
+            knight_attacks(Color::Black, sq("2i")),
+            Bitboard::from_square(sq("1g")) | Bitboard::from_square(sq("3g"))
+        );
+        assert_eq!(
+            knight_attacks(Color::White, sq("8a")),
+            Bitboard::from_square(sq("7c")) | Bitboard::from_square(sq("9c"))
+        );
         assert_eq!(gold_attacks(Color::Black, sq("5e")).count(), 6);
         assert!(!gold_attacks(Color::Black, sq("5e")).contains(sq("4f")));
         assert!(silver_attacks(Color::White, sq("5e")).contains(sq("5f")));

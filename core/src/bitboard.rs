@@ -21,11 +21,17 @@ pub struct Bitboard {
 
 impl Bitboard {
     pub const EMPTY: Bitboard = Bitboard { lo: 0, hi: 0 };
-    pub const FULL: Bitboard = Bitboard { lo: LO_MASK, hi: HI_MASK };
+    pub const FULL: Bitboard = Bitboard {
+        lo: LO_MASK,
+        hi: HI_MASK,
+    };
 
     #[inline(always)]
     pub const fn from_lanes(lo: u64, hi: u64) -> Bitboard {
-        Bitboard { lo: lo & LO_MASK, hi: hi & HI_MASK }
+        Bitboard {
+            lo: lo & LO_MASK,
+            hi: hi & HI_MASK,
+        }
     }
 
     /// The two raw lanes (files 1–7, files 8–9).
@@ -40,14 +46,21 @@ impl Bitboard {
         if i < 63 {
             Bitboard { lo: 1 << i, hi: 0 }
         } else {
-            Bitboard { lo: 0, hi: 1 << (i - 63) }
+            Bitboard {
+                lo: 0,
+                hi: 1 << (i - 63),
+            }
         }
     }
 
     #[inline(always)]
     pub const fn contains(self, sq: Square) -> bool {
         let i = sq.index();
-        if i < 63 { self.lo >> i & 1 != 0 } else { self.hi >> (i - 63) & 1 != 0 }
+        if i < 63 {
+            self.lo >> i & 1 != 0
+        } else {
+            self.hi >> (i - 63) & 1 != 0
+        }
     }
 
     #[inline(always)]
@@ -102,23 +115,35 @@ impl Bitboard {
 
     #[inline(always)]
     pub const fn and(self, o: Bitboard) -> Bitboard {
-        Bitboard { lo: self.lo & o.lo, hi: self.hi & o.hi }
+        Bitboard {
+            lo: self.lo & o.lo,
+            hi: self.hi & o.hi,
+        }
     }
 
     #[inline(always)]
     pub const fn or(self, o: Bitboard) -> Bitboard {
-        Bitboard { lo: self.lo | o.lo, hi: self.hi | o.hi }
+        Bitboard {
+            lo: self.lo | o.lo,
+            hi: self.hi | o.hi,
+        }
     }
 
     #[inline(always)]
     pub const fn xor(self, o: Bitboard) -> Bitboard {
-        Bitboard { lo: self.lo ^ o.lo, hi: self.hi ^ o.hi }
+        Bitboard {
+            lo: self.lo ^ o.lo,
+            hi: self.hi ^ o.hi,
+        }
     }
 
     /// `self & !o`.
     #[inline(always)]
     pub const fn and_not(self, o: Bitboard) -> Bitboard {
-        Bitboard { lo: self.lo & !o.lo, hi: self.hi & !o.hi }
+        Bitboard {
+            lo: self.lo & !o.lo,
+            hi: self.hi & !o.hi,
+        }
     }
 
     /// Lowest-index square, if any.
@@ -173,14 +198,20 @@ impl Bitboard {
     /// Squares on rank `a` must not be set.
     #[inline(always)]
     pub const fn shift_up(self) -> Bitboard {
-        Bitboard { lo: self.lo >> 1, hi: self.hi >> 1 }
+        Bitboard {
+            lo: self.lo >> 1,
+            hi: self.hi >> 1,
+        }
     }
 
     /// Every square shifted one rank towards rank `i` (White's forward direction).
     /// Squares on rank `i` must not be set.
     #[inline(always)]
     pub const fn shift_down(self) -> Bitboard {
-        Bitboard { lo: (self.lo << 1) & LO_MASK, hi: (self.hi << 1) & HI_MASK }
+        Bitboard {
+            lo: (self.lo << 1) & LO_MASK,
+            hi: (self.hi << 1) & HI_MASK,
+        }
     }
 
     /// Calls `f` for every square, lowest index first.
@@ -240,7 +271,10 @@ impl Not for Bitboard {
     type Output = Bitboard;
     #[inline(always)]
     fn not(self) -> Bitboard {
-        Bitboard { lo: !self.lo & LO_MASK, hi: !self.hi & HI_MASK }
+        Bitboard {
+            lo: !self.lo & LO_MASK,
+            hi: !self.hi & HI_MASK,
+        }
     }
 }
 impl BitAndAssign for Bitboard {

@@ -88,7 +88,9 @@ impl Position {
     /// Whether the side to move may declare a win now under `rule`.
     pub fn can_declare_win(&self, rule: EnteringKingRule) -> bool {
         let us = self.side_to_move();
-        let Some(threshold) = self.declaration_threshold(rule, us) else { return false };
+        let Some(threshold) = self.declaration_threshold(rule, us) else {
+            return false;
+        };
         let Some(ksq) = self.king_square(us) else { return false };
         let camp = promotion_zone(us);
         if !camp.contains(ksq) || self.in_check() {
@@ -116,9 +118,21 @@ mod tests {
     #[test]
     fn handicap_thresholds() {
         let two_piece = Position::from_sfen("lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1").unwrap();
-        assert_eq!(two_piece.declaration_threshold(EnteringKingRule::Csa27Handicap, Color::White), Some(17));
-        assert_eq!(two_piece.declaration_threshold(EnteringKingRule::Csa27, Color::White), Some(27));
-        assert_eq!(two_piece.declaration_threshold(EnteringKingRule::Csa24Handicap, Color::White), Some(21));
-        assert_eq!(two_piece.declaration_threshold(EnteringKingRule::Csa27Handicap, Color::Black), Some(28));
+        assert_eq!(
+            two_piece.declaration_threshold(EnteringKingRule::Csa27Handicap, Color::White),
+            Some(17)
+        );
+        assert_eq!(
+            two_piece.declaration_threshold(EnteringKingRule::Csa27, Color::White),
+            Some(27)
+        );
+        assert_eq!(
+            two_piece.declaration_threshold(EnteringKingRule::Csa24Handicap, Color::White),
+            Some(21)
+        );
+        assert_eq!(
+            two_piece.declaration_threshold(EnteringKingRule::Csa27Handicap, Color::Black),
+            Some(28)
+        );
     }
 }

@@ -60,7 +60,10 @@ impl Position {
         }
         let mut checks = MoveList::new();
         generate_board_checks::<true>(self, &mut checks);
-        checks.iter().copied().find(|&m| self.check_mates(m).unwrap_or_else(|| self.mates_by_playing(m)))
+        checks
+            .iter()
+            .copied()
+            .find(|&m| self.check_mates(m).unwrap_or_else(|| self.mates_by_playing(m)))
     }
 
     /// Plays `m` on a copy and asks whether the opponent is left without a reply.
@@ -145,9 +148,10 @@ impl Position {
                 }
                 // An interposed pawn that checks our king might be a pawn-drop mate.
                 if let Some(our_king) = self.king_square(us)
-                    && sqs.into_iter().any(|s| pawn_attacks(them, s).contains(our_king)) {
-                        return None;
-                    }
+                    && sqs.into_iter().any(|s| pawn_attacks(them, s).contains(our_king))
+                {
+                    return None;
+                }
                 return Some(false);
             }
             if sqs.is_nonempty() {

@@ -137,7 +137,13 @@ impl fmt::Display for Move {
         if self.is_drop() {
             write!(f, "{}*{}", self.dropped_kind().base_letter(), self.to())
         } else {
-            write!(f, "{}{}{}", self.from(), self.to(), if self.is_promotion() { "+" } else { "" })
+            write!(
+                f,
+                "{}{}{}",
+                self.from(),
+                self.to(),
+                if self.is_promotion() { "+" } else { "" }
+            )
         }
     }
 }
@@ -169,7 +175,9 @@ mod tests {
             assert_eq!(m.to_string(), t);
             assert_eq!(Move::from_raw(m.raw()), Some(m));
         }
-        for t in ["", "7g7", "7g7f=", "K*5e", "+*5e", "7g7g", "0a1a", "P*5j", "7g7f++", "p*5e"] {
+        for t in [
+            "", "7g7", "7g7f=", "K*5e", "+*5e", "7g7g", "0a1a", "P*5j", "7g7f++", "p*5e",
+        ] {
             assert!(Move::from_usi(t).is_err(), "{t}");
         }
     }

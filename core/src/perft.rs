@@ -1,7 +1,7 @@
 //! Perft: the number of leaf nodes of the legal move tree, non-promotions included, with
 //! bulk counting at the last ply (the size of the legal list is the count).
 
-use crate::movegen::{MoveList, generate_legal};
+use crate::movegen::{MoveList, count_legal, generate_legal};
 use crate::mv::Move;
 use crate::position::Position;
 
@@ -10,11 +10,11 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
+    if depth == 1 {
+        return count_legal::<true>(pos) as u64;
+    }
     let mut list = MoveList::new();
     generate_legal::<true>(pos, &mut list);
-    if depth == 1 {
-        return list.len() as u64;
-    }
     let mut nodes = 0;
     for &m in &list {
         pos.do_move(m);

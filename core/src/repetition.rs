@@ -109,7 +109,10 @@ mod tests {
         let p = play(crate::STARTPOS_SFEN, "5i5h 5a5b 5h5i 5b5a");
         assert_eq!(p.repetition(16), Repetition::Draw);
         assert_eq!(p.game_repetition(), Repetition::None);
-        let p = play(crate::STARTPOS_SFEN, "5i5h 5a5b 5h5i 5b5a 5i5h 5a5b 5h5i 5b5a 5i5h 5a5b 5h5i 5b5a");
+        let p = play(
+            crate::STARTPOS_SFEN,
+            "5i5h 5a5b 5h5i 5b5a 5i5h 5a5b 5h5i 5b5a 5i5h 5a5b 5h5i 5b5a",
+        );
         assert_eq!(p.game_repetition(), Repetition::Draw);
     }
 

@@ -312,11 +312,7 @@ impl PieceKind {
     pub const fn is_gold_like(self) -> bool {
         matches!(
             self,
-            PieceKind::Gold
-                | PieceKind::ProPawn
-                | PieceKind::ProLance
-                | PieceKind::ProKnight
-                | PieceKind::ProSilver
+            PieceKind::Gold | PieceKind::ProPawn | PieceKind::ProLance | PieceKind::ProKnight | PieceKind::ProSilver
         )
     }
 

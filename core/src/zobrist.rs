@@ -23,7 +23,10 @@ struct Tables {
 // Runs at compile time only; the big local array never exists at run time.
 #[allow(clippy::large_stack_arrays)]
 const fn build() -> Tables {
-    let mut t = Tables { board: [[0; 81]; 32], hand: [[0; 8]; 2] };
+    let mut t = Tables {
+        board: [[0; 81]; 32],
+        hand: [[0; 8]; 2],
+    };
     let mut state = 0x50_70_70_6f_u64; // "Soppo"
     let mut p = 0;
     while p < 32 {

@@ -8,11 +8,7 @@ fn value(kind: PieceKind) -> i32 {
         PieceKind::Lance => 300,
         PieceKind::Knight => 350,
         PieceKind::Silver => 500,
-        PieceKind::Gold
-        | PieceKind::ProPawn
-        | PieceKind::ProLance
-        | PieceKind::ProKnight
-        | PieceKind::ProSilver => 550,
+        PieceKind::Gold | PieceKind::ProPawn | PieceKind::ProLance | PieceKind::ProKnight | PieceKind::ProSilver => 550,
         PieceKind::Bishop => 800,
         PieceKind::Rook | PieceKind::Horse => 1000,
         PieceKind::Dragon => 1200,

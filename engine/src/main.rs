@@ -81,7 +81,9 @@ fn parse_position(text: &str) -> Result<Position, String> {
         return Err(format!("expected `startpos` or `sfen`, found `{setup}`"));
     };
     for (i, text) in moves.split_whitespace().enumerate() {
-        let m: Move = pos.parse_move(text).map_err(|e| format!("move {} ({text}): {e}", i + 1))?;
+        let m: Move = pos
+            .parse_move(text)
+            .map_err(|e| format!("move {} ({text}): {e}", i + 1))?;
         pos.do_move(m);
     }
     Ok(pos)

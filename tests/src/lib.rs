@@ -22,20 +22,13 @@ pub fn shared_data_dir() -> Option<PathBuf> {
         .join("..")
         .join("shared")
         .join("data");
-    locate_data_dir(
-        std::env::var_os(SHARED_DATA_ENV).map(PathBuf::from),
-        &default,
-    )
+    locate_data_dir(std::env::var_os(SHARED_DATA_ENV).map(PathBuf::from), &default)
 }
 
 /// [`shared_data_dir`] with its inputs given: the environment override and the default.
 pub fn locate_data_dir(from_env: Option<PathBuf>, default: &Path) -> Option<PathBuf> {
     if let Some(dir) = from_env {
-        assert!(
-            dir.is_dir(),
-            "{SHARED_DATA_ENV}={} is not a directory",
-            dir.display()
-        );
+        assert!(dir.is_dir(), "{SHARED_DATA_ENV}={} is not a directory", dir.display());
         return Some(dir);
     }
     if default.is_dir() {
@@ -102,8 +95,7 @@ pub fn load(name: &str) -> Option<Vec<Record>> {
 
 /// Parses an SFEN, panicking with the line number on failure.
 pub fn position(line: usize, sfen: &str) -> Position {
-    Position::from_sfen(sfen)
-        .unwrap_or_else(|e| panic!("line {line}: cannot parse SFEN `{sfen}`: {e}"))
+    Position::from_sfen(sfen).unwrap_or_else(|e| panic!("line {line}: cannot parse SFEN `{sfen}`: {e}"))
 }
 
 /// The move tokens of a moves column (`-` or empty means none).
@@ -133,17 +125,11 @@ pub fn parse_usi_position(text: &str) -> Result<(Position, Vec<&str>), String> {
     let (sfen, rest) = match tokens.first() {
         Some(&"startpos") => (STARTPOS_SFEN.to_string(), &tokens[1..]),
         Some(&"sfen") => {
-            let end = tokens
-                .iter()
-                .position(|t| *t == "moves")
-                .unwrap_or(tokens.len());
+            let end = tokens.iter().position(|t| *t == "moves").unwrap_or(tokens.len());
             (tokens[1..end].join(" "), &tokens[end..])
         }
         Some(_) => {
-            let end = tokens
-                .iter()
-                .position(|t| *t == "moves")
-                .unwrap_or(tokens.len());
+            let end = tokens.iter().position(|t| *t == "moves").unwrap_or(tokens.len());
             (tokens[..end].join(" "), &tokens[end..])
         }
         None => return Err("empty position".to_string()),
@@ -196,9 +182,7 @@ fn leaves_king_safe(pos: &Position, m: Move) -> bool {
     let us = pos.side_to_move();
     let mut after = pos.clone();
     after.do_move(m);
-    after
-        .king_square(us)
-        .is_none_or(|k| !after.is_attacked(!us, k))
+    after.king_square(us).is_none_or(|k| !after.is_attacked(!us, k))
 }
 
 /// Whether the pseudo-legal `m` is a pawn drop that checks and leaves the opponent no
@@ -222,20 +206,13 @@ pub fn slow_legal_moves(pos: &Position, encodings: &[Move]) -> Vec<Move> {
     encodings
         .iter()
         .copied()
-        .filter(|&m| {
-            pos.is_pseudo_legal(m)
-                && leaves_king_safe(pos, m)
-                && !is_pawn_drop_mate_slow(pos, m, encodings)
-        })
+        .filter(|&m| pos.is_pseudo_legal(m) && leaves_king_safe(pos, m) && !is_pawn_drop_mate_slow(pos, m, encodings))
         .collect()
 }
 
 /// The board, side and hand fields of an SFEN (the move number dropped).
 pub fn sfen_without_move_number(sfen: &str) -> String {
-    sfen.split_whitespace()
-        .take(3)
-        .collect::<Vec<_>>()
-        .join(" ")
+    sfen.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
 }
 
 /// Pieces of a kind in a full set, by SFEN letter (upper case, unpromoted).
@@ -277,11 +254,7 @@ pub fn over_full_material(sfen: &str) -> Option<String> {
     for (letter, max) in SET_COUNTS {
         let n = counts.get(&letter).copied().unwrap_or(0);
         if n > max {
-            let _ = write!(
-                out,
-                "{}{n} {letter} > {max}",
-                if out.is_empty() { "" } else { ", " }
-            );
+            let _ = write!(out, "{}{n} {letter} > {max}", if out.is_empty() { "" } else { ", " });
         }
     }
     if out.is_empty() { None } else { Some(out) }
@@ -360,18 +333,13 @@ mod tests {
     fn data_dir_lookup() {
         let here = Path::new(env!("CARGO_MANIFEST_DIR"));
         let missing = here.join("no-such-shared-data-dir");
-        assert_eq!(
-            locate_data_dir(None, &missing),
-            None,
-            "absent data means skip"
-        );
+        assert_eq!(locate_data_dir(None, &missing), None, "absent data means skip");
         assert_eq!(locate_data_dir(None, here), Some(here.to_path_buf()));
         assert_eq!(
             locate_data_dir(Some(here.to_path_buf()), &missing),
             Some(here.to_path_buf())
         );
-        let explicit_missing =
-            std::panic::catch_unwind(|| locate_data_dir(Some(missing.clone()), here));
+        let explicit_missing = std::panic::catch_unwind(|| locate_data_dir(Some(missing.clone()), here));
         assert!(
             explicit_missing.is_err(),
             "an explicit but missing directory is an error"

@@ -9,9 +9,8 @@ use soppo_core::repetition::Repetition;
 use soppo_core::types::PieceKind;
 use soppo_core::{Color, Move, Position, SfenError};
 use soppo_tests::{
-    Failures, Record, Tally, all_move_encodings, brute_force_mates, is_pawn_drop_mate_slow, load,
-    move_tokens, over_full_material, parse_usi_position, play, position, sfen_without_move_number,
-    slow_legal_moves,
+    Failures, Record, Tally, all_move_encodings, brute_force_mates, is_pawn_drop_mate_slow, load, move_tokens,
+    over_full_material, parse_usi_position, play, position, sfen_without_move_number, slow_legal_moves,
 };
 use std::collections::BTreeSet;
 use std::time::Instant;
@@ -33,12 +32,8 @@ fn parse_black_white(text: &str) -> Result<(u32, u32), String> {
     let mut black = None;
     let mut white = None;
     for part in text.split_whitespace() {
-        let (k, v) = part
-            .split_once('=')
-            .ok_or_else(|| format!("bad field `{part}`"))?;
-        let v: u32 = v
-            .parse()
-            .map_err(|e| format!("bad number in `{part}`: {e}"))?;
+        let (k, v) = part.split_once('=').ok_or_else(|| format!("bad field `{part}`"))?;
+        let v: u32 = v.parse().map_err(|e| format!("bad number in `{part}`: {e}"))?;
         match k {
             "black" => black = Some(v),
             "white" => white = Some(v),
@@ -131,10 +126,7 @@ fn check_rule(r: &Record) -> Result<(), String> {
             let want: usize = expected.parse().map_err(|e| format!("bad count: {e}"))?;
             let got = pos.legal_moves().len();
             if got != want {
-                return Err(format!(
-                    "{got} legal moves, expected {want}: {:?}",
-                    pos.legal_moves()
-                ));
+                return Err(format!("{got} legal moves, expected {want}: {:?}", pos.legal_moves()));
             }
         }
         "legal_moves_set" => {
@@ -144,9 +136,7 @@ fn check_rule(r: &Record) -> Result<(), String> {
             if got != want {
                 let missing: Vec<_> = want.difference(&got).collect();
                 let extra: Vec<_> = got.difference(&want).collect();
-                return Err(format!(
-                    "legal set differs: missing {missing:?}, extra {extra:?}"
-                ));
+                return Err(format!("legal set differs: missing {missing:?}, extra {extra:?}"));
             }
         }
         "in_check" => {
@@ -168,11 +158,9 @@ fn check_rule(r: &Record) -> Result<(), String> {
             if expected != "valid" {
                 return Err(format!("kind {kind} with expected `{expected}`"));
             }
-            let pos =
-                Position::from_sfen(r.col(1)).map_err(|e| format!("valid SFEN rejected: {e}"))?;
+            let pos = Position::from_sfen(r.col(1)).map_err(|e| format!("valid SFEN rejected: {e}"))?;
             // Printing and re-reading gives the same position.
-            let again = Position::from_sfen(&pos.to_sfen())
-                .map_err(|e| format!("to_sfen output rejected: {e}"))?;
+            let again = Position::from_sfen(&pos.to_sfen()).map_err(|e| format!("to_sfen output rejected: {e}"))?;
             if again.key() != pos.key() || again.to_sfen() != pos.to_sfen() {
                 return Err(format!(
                     "SFEN round trip differs: {} vs {}",
@@ -198,9 +186,7 @@ fn check_rule(r: &Record) -> Result<(), String> {
             let (pos, _) = setup(r, false)?;
             let got = pos.repetition(usize::MAX);
             if got != want {
-                return Err(format!(
-                    "repetition {got:?}, expected {want:?} ({expected})"
-                ));
+                return Err(format!("repetition {got:?}, expected {want:?} ({expected})"));
             }
         }
         "repetition_fourfold" => {
@@ -219,10 +205,7 @@ fn check_rule(r: &Record) -> Result<(), String> {
                 pos.declaration_points(Color::White),
             );
             if got != (black, white) {
-                return Err(format!(
-                    "declaration points {got:?}, expected {:?}",
-                    (black, white)
-                ));
+                return Err(format!("declaration points {got:?}, expected {:?}", (black, white)));
             }
         }
         "can_declare" => {
@@ -262,10 +245,7 @@ fn rules_tsv() {
     let mut failures = Failures::default();
     for r in &rows {
         if r.cols.len() != 5 {
-            failures.push(
-                r.line,
-                format!("expected 5 columns, found {}", r.cols.len()),
-            );
+            failures.push(r.line, format!("expected 5 columns, found {}", r.cols.len()));
             continue;
         }
         // The core refuses SFENs with more pieces of a kind than one set (e.g. four bishops);
@@ -286,10 +266,7 @@ fn rules_tsv() {
         }
         match check_rule(r) {
             Ok(()) => passed.add(r.col(0)),
-            Err(e) => failures.push(
-                r.line,
-                format!("[{}] {} {}: {e}", r.col(0), r.col(1), r.col(2)),
-            ),
+            Err(e) => failures.push(r.line, format!("[{}] {} {}: {e}", r.col(0), r.col(1), r.col(2))),
         }
     }
     eprintln!(
@@ -347,10 +324,7 @@ fn perft_tsv_up_to_two_million_nodes() {
         ran += 1;
         nodes += got;
         if got != want {
-            failures.push(
-                r.line,
-                format!("{sfen} depth {depth}: expected {want}, got {got}"),
-            );
+            failures.push(r.line, format!("{sfen} depth {depth}: expected {want}, got {got}"));
         }
     }
     eprintln!(
@@ -408,10 +382,7 @@ fn legal_moves_nshogi() {
         let legal = pos.legal_moves();
         let ours = move_texts(&legal);
         if ours.len() != legal.len() {
-            failures.push(
-                r.line,
-                format!("duplicate moves in the legal list: {legal:?}"),
-            );
+            failures.push(r.line, format!("duplicate moves in the legal list: {legal:?}"));
         }
         let want: usize = r
             .last()
@@ -538,10 +509,7 @@ fn mate1_nshogi() {
         let Some(m) = pos.mate_in_one() else {
             failures.push(
                 r.line,
-                format!(
-                    "{}: no mate in one found (brute force: {mates:?})",
-                    r.col(0)
-                ),
+                format!("{}: no mate in one found (brute force: {mates:?})", r.col(0)),
             );
             continue;
         };
@@ -551,10 +519,7 @@ fn mate1_nshogi() {
         if !pos.is_legal_move(m) || is_pawn_drop(m) || !mates.contains(&m) {
             failures.push(
                 r.line,
-                format!(
-                    "{}: {m} is illegal, a pawn drop or not a brute-force mate",
-                    r.col(0)
-                ),
+                format!("{}: {m} is illegal, a pawn drop or not a brute-force mate", r.col(0)),
             );
             continue;
         }
@@ -597,17 +562,11 @@ fn nomate1_nshogi() {
             Some(m) if !mates.contains(&m) => {
                 failures.push(
                     r.line,
-                    format!(
-                        "{}: mate_in_one gave {m}, not a mate by brute force",
-                        r.col(0)
-                    ),
+                    format!("{}: mate_in_one gave {m}, not a mate by brute force", r.col(0)),
                 );
             }
             None if !mates.is_empty() => {
-                failures.push(
-                    r.line,
-                    format!("{}: mate_in_one missed {mates:?}", r.col(0)),
-                );
+                failures.push(r.line, format!("{}: mate_in_one missed {mates:?}", r.col(0)));
             }
             _ => {}
         }
@@ -622,16 +581,10 @@ fn nomate1_nshogi() {
         if let Some(text) = flagged_move(r.last()) {
             flagged += 1;
             if !pos.in_check() {
-                failures.push(
-                    r.line,
-                    format!("{}: flagged ({text}) but not in check", r.col(0)),
-                );
+                failures.push(r.line, format!("{}: flagged ({text}) but not in check", r.col(0)));
             }
             if let Ok(m) = pos.parse_move(text) {
-                failures.push(
-                    r.line,
-                    format!("{}: cshogi's flagged move {m} is legal", r.col(0)),
-                );
+                failures.push(r.line, format!("{}: cshogi's flagged move {m} is legal", r.col(0)));
             }
         }
     }
@@ -648,21 +601,13 @@ fn nomate1_nshogi() {
 /// Replays one game line, checking keys, undo and redo after every move.
 fn replay_game(r: &Record) -> Result<usize, String> {
     let (mut pos, moves) = parse_usi_position(r.col(0))?;
-    let plies: usize = r
-        .col(1)
-        .parse()
-        .map_err(|e| format!("bad ply count: {e}"))?;
+    let plies: usize = r.col(1).parse().map_err(|e| format!("bad ply count: {e}"))?;
     if moves.len() != plies {
-        return Err(format!(
-            "{} moves listed, ply column says {plies}",
-            moves.len()
-        ));
+        return Err(format!("{} moves listed, ply column says {plies}", moves.len()));
     }
     for (i, text) in moves.iter().enumerate() {
         let ply = i + 1;
-        let m = pos
-            .parse_move(text)
-            .map_err(|e| format!("ply {ply} `{text}`: {e}"))?;
+        let m = pos.parse_move(text).map_err(|e| format!("ply {ply} `{text}`: {e}"))?;
         let keys_before = (pos.board_key(), pos.hand_key());
         let sfen_before = pos.to_sfen();
         pos.do_move(m);
@@ -682,9 +627,7 @@ fn replay_game(r: &Record) -> Result<usize, String> {
         }
         pos.do_move(m);
         if (pos.board_key(), pos.hand_key()) != keys_after || pos.to_sfen() != sfen_after {
-            return Err(format!(
-                "ply {ply} {text}: redo differs from the first play"
-            ));
+            return Err(format!("ply {ply} {text}: redo differs from the first play"));
         }
     }
     let want = r.col(3);
@@ -701,11 +644,7 @@ fn replay_game(r: &Record) -> Result<usize, String> {
         other => return Err(format!("unknown result `{other}`")),
     };
     if pos.is_checkmate() != mate {
-        return Err(format!(
-            "is_checkmate {}, expected {}",
-            pos.is_checkmate(),
-            r.col(2)
-        ));
+        return Err(format!("is_checkmate {}, expected {}", pos.is_checkmate(), r.col(2)));
     }
     Ok(plies)
 }

@@ -20,11 +20,7 @@ pub fn parse_position(text: &str) -> Result<Position> {
 )]
 pub fn mnps(nodes: u64, elapsed: Duration) -> f64 {
     let secs = elapsed.as_secs_f64();
-    if secs > 0.0 {
-        nodes as f64 / secs / 1e6
-    } else {
-        0.0
-    }
+    if secs > 0.0 { nodes as f64 / secs / 1e6 } else { 0.0 }
 }
 
 /// Runs one perft and prints the result; the last stdout line is `Nodes searched: N`.
@@ -52,11 +48,7 @@ pub fn run_single(sfen: &str, depth: u32, show_divide: bool) -> Result<()> {
         perft(&mut pos, depth)
     };
     let elapsed = start.elapsed();
-    eprintln!(
-        "Time: {:.3} s, {:.2} Mnps",
-        elapsed.as_secs_f64(),
-        mnps(total, elapsed)
-    );
+    eprintln!("Time: {:.3} s, {:.2} Mnps", elapsed.as_secs_f64(), mnps(total, elapsed));
     println!("Nodes searched: {total}");
     Ok(())
 }

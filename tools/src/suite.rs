@@ -33,10 +33,7 @@ pub fn parse_suite(text: &str) -> Vec<Parsed> {
         if cols.len() < 3 {
             out.push(Err((
                 line,
-                format!(
-                    "expected sfen<TAB>depth<TAB>nodes, found {} column(s)",
-                    cols.len()
-                ),
+                format!("expected sfen<TAB>depth<TAB>nodes, found {} column(s)", cols.len()),
             )));
             continue;
         }
@@ -75,8 +72,7 @@ pub struct Summary {
 /// Runs every row (rows above `max_nodes` are skipped) and prints a mismatch report and the
 /// closing line `perft suite: P passed, F failed, S skipped`.
 pub fn run_suite(path: &Path, max_nodes: Option<u64>) -> Result<Summary> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read suite file {}", path.display()))?;
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read suite file {}", path.display()))?;
     let rows = parse_suite(&text);
     if rows.is_empty() {
         bail!("suite file {} has no rows", path.display());
@@ -97,10 +93,8 @@ pub fn run_suite(path: &Path, max_nodes: Option<u64>) -> Result<Summary> {
 
     let pb = ProgressBar::new(work);
     pb.set_style(
-        ProgressStyle::with_template(
-            "{spinner} [{elapsed_precise}] {wide_bar} {percent:>3}% eta {eta} {msg}",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {wide_bar} {percent:>3}% eta {eta} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let start = Instant::now();
     let mut searched: u64 = 0;

@@ -12,10 +12,7 @@ fn stdout_of(out: &std::process::Output) -> String {
 }
 
 fn last_line(text: &str) -> &str {
-    text.lines()
-        .rev()
-        .find(|l| !l.trim().is_empty())
-        .unwrap_or("")
+    text.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("")
 }
 
 #[test]
@@ -82,10 +79,7 @@ fn bad_sfen_is_a_clean_error() {
         "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL x - 1",
         "",
     ] {
-        let out = tools()
-            .args(["perft", "--sfen", bad, "--depth", "2"])
-            .output()
-            .unwrap();
+        let out = tools().args(["perft", "--sfen", bad, "--depth", "2"]).output().unwrap();
         assert!(!out.status.success(), "`{bad}` was accepted");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains("SFEN"), "no message for `{bad}`: {err}");
@@ -115,24 +109,14 @@ fn suite_reports_passes_and_failures() {
         "# a comment\n\n{start}\t1\t30\tstart d1\n{start}\t2\t900\tstart d2\nstartpos\t3\t25470\tstart d3\n{start}\t2\t901\tdeliberately wrong\n"
     );
     let path = temp_file("suite_mixed.tsv", &suite);
-    let out = tools()
-        .args(["perft", "--suite"])
-        .arg(&path)
-        .output()
-        .unwrap();
-    assert!(
-        !out.status.success(),
-        "a failed row must give a non-zero exit: {out:?}"
-    );
+    let out = tools().args(["perft", "--suite"]).arg(&path).output().unwrap();
+    assert!(!out.status.success(), "a failed row must give a non-zero exit: {out:?}");
     let text = stdout_of(&out);
     assert!(
         last_line(&text).starts_with("perft suite: 3 passed, 1 failed"),
         "{text}"
     );
-    assert!(
-        text.contains("expected 901 got 900"),
-        "mismatch report: {text}"
-    );
+    assert!(text.contains("expected 901 got 900"), "mismatch report: {text}");
 }
 
 #[test]
@@ -147,22 +131,14 @@ fn suite_skips_large_rows_and_flags_bad_sfens() {
         .unwrap();
     assert!(!out.status.success());
     let text = stdout_of(&out);
-    assert_eq!(
-        last_line(&text),
-        "perft suite: 1 passed, 1 failed, 1 skipped",
-        "{text}"
-    );
+    assert_eq!(last_line(&text), "perft suite: 1 passed, 1 failed, 1 skipped", "{text}");
     assert!(text.contains("nonsense"), "{text}");
 }
 
 #[test]
 fn suite_all_passing_exits_zero() {
     let path = temp_file("suite_ok.tsv", "startpos\t1\t30\nstartpos\t2\t900\n");
-    let out = tools()
-        .args(["perft", "--suite"])
-        .arg(&path)
-        .output()
-        .unwrap();
+    let out = tools().args(["perft", "--suite"]).arg(&path).output().unwrap();
     assert!(out.status.success(), "{out:?}");
     assert!(last_line(&stdout_of(&out)).starts_with("perft suite: 2 passed, 0 failed"));
 }

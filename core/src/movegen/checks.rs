@@ -14,8 +14,8 @@
 
 use super::{MoveList, push_board_move};
 use crate::attacks::{
-    aligned, attacks, between, dead_ranks, gold_attacks, knight_attacks, lance_pseudo_attacks,
-    pawn_attacks, promotion_zone, silver_attacks,
+    aligned, attacks, between, dead_ranks, gold_attacks, knight_attacks, lance_pseudo_attacks, pawn_attacks,
+    promotion_zone, silver_attacks,
 };
 use crate::bitboard::Bitboard;
 use crate::mv::Move;
@@ -24,7 +24,13 @@ use crate::types::{Color, PieceKind, Square};
 use std::sync::LazyLock;
 
 /// The minor kinds that have a candidate table, in table order.
-const TABLE_KINDS: [PieceKind; 5] = [PieceKind::Pawn, PieceKind::Lance, PieceKind::Knight, PieceKind::Silver, PieceKind::Gold];
+const TABLE_KINDS: [PieceKind; 5] = [
+    PieceKind::Pawn,
+    PieceKind::Lance,
+    PieceKind::Knight,
+    PieceKind::Silver,
+    PieceKind::Gold,
+];
 
 /// `CANDIDATES[attacker][kind slot][king square]`: the squares a piece of that kind of the
 /// attacker may stand on and give check with one move (empty-board superset).
@@ -239,9 +245,10 @@ fn generate<const ALL: bool, const QUIET: bool, const DROPS: bool>(pos: &Positio
         if kind == PieceKind::Pawn {
             to_sqs &= pos.pawn_drop_files_ok();
             if let Some(s) = to_sqs.lsb()
-                && pos.is_pawn_drop_mate(s) {
-                    to_sqs.clear(s);
-                }
+                && pos.is_pawn_drop_mate(s)
+            {
+                to_sqs.clear(s);
+            }
         }
         for to in to_sqs {
             list.push(Move::drop(kind, to));

@@ -108,9 +108,10 @@ fn drops(pos: &Position, target: Bitboard, list: &mut MoveList) {
         if let Some(ek) = pos.king_square(!us) {
             let front = crate::attacks::pawn_attacks(!us, ek);
             if let Some(s) = (front & to_sqs).lsb()
-                && pos.is_pawn_drop_mate(s) {
-                    to_sqs.clear(s);
-                }
+                && pos.is_pawn_drop_mate(s)
+            {
+                to_sqs.clear(s);
+            }
         }
         for to in to_sqs {
             list.push(Move::drop(PieceKind::Pawn, to));
@@ -256,15 +257,120 @@ pub fn generate_legal<const ALL: bool>(pos: &Position, list: &mut MoveList) {
     }
 }
 
-/// The number of legal moves (`ALL` as for [`generate_legal`]).
+/// The number of legal moves (`ALL` as for [`generate_legal`]), counted without listing them
+/// where possible: a piece's destinations are a bitboard, and each destination stands for one
+/// or two moves depending on the promotion rules, so most of the count is popcounts. This is
+/// perft's bulk count.
 pub fn count_legal<const ALL: bool>(pos: &Position) -> usize {
-    let mut list = MoveList::new();
-    generate_legal::<ALL>(pos, &mut list);
-    list.len()
+    if pos.in_check() {
+        let mut list = MoveList::new();
+        generate_evasions::<ALL>(pos, &mut list);
+        return list.len();
+    }
+    let us = pos.side_to_move();
+    let occ = pos.occupied();
+    let empty = !occ;
+    let target = !pos.pieces(us);
+    let zone = promotion_zone(us);
+    let king = pos.king_square(us);
+    let pinned = pos.pinned(us);
+    let mut n = 0u32;
+
+    // Pawns (unpinned all at once; pinned ones below with the other pinned pieces).
+    let pawns = pos.pieces_of(us, PieceKind::Pawn).and_not(pinned);
+    let pawn_to = match us {
+        Color::Black => pawns.shift_up(),
+        Color::White => pawns.shift_down(),
+    } & target;
+    n += pawn_count::<ALL>(us, pawn_to, zone);
+
+    // Other pieces: destinations per piece, restricted to the pin line when pinned.
+    let others = pos.pieces(us).and_not(pos.kind_bb(PieceKind::King)).and_not(pawns);
+    for from in others {
+        let Some(p) = pos.piece_on(from) else { continue };
+        let kind = p.kind();
+        let mut to = attacks(us, kind, from, occ) & target;
+        if pinned.contains(from)
+            && let Some(k) = king
+        {
+            to &= crate::attacks::line(k, from);
+        }
+        n += destination_count::<ALL>(us, kind, from, to, zone);
+    }
+
+    // King steps, each checked for safety.
+    if let Some(k) = king {
+        let occ_no_king = occ.without(k);
+        for to in king_attacks(k) & target {
+            if !pos.is_attacked_by(!us, to, occ_no_king, Bitboard::FULL) {
+                n += 1;
+            }
+        }
+    }
+
+    // Drops: one move per empty square allowed for each held kind.
+    let hand = pos.hand(us);
+    if !hand.is_empty() {
+        for kind in hand.kinds() {
+            let mut to = empty.and_not(dead_ranks(us, kind));
+            if kind == PieceKind::Pawn {
+                to &= pos.pawn_drop_files_ok();
+                if let Some(ek) = pos.king_square(!us)
+                    && let Some(s) = (crate::attacks::pawn_attacks(!us, ek) & to).lsb()
+                    && pos.is_pawn_drop_mate(s)
+                {
+                    to.clear(s);
+                }
+            }
+            n += to.count();
+        }
+    }
+    n as usize
 }
 
-pub use checks::{check_candidates, generate_checks, generate_quiet_checks};
+/// Moves of pawns landing on `to` (one bitboard for all pawns).
+#[inline(always)]
+fn pawn_count<const ALL: bool>(us: Color, to: Bitboard, zone: Bitboard) -> u32 {
+    let extra = if ALL {
+        (to & zone).and_not(dead_ranks(us, PieceKind::Pawn)).count()
+    } else {
+        0
+    };
+    to.count() + extra
+}
+
+/// Moves of one `kind` piece from `from` to the squares of `to`, promotion variants counted
+/// as `push_board_move` generates them.
+#[inline(always)]
+fn destination_count<const ALL: bool>(us: Color, kind: PieceKind, from: Square, to: Bitboard, zone: Bitboard) -> u32 {
+    let base = to.count();
+    if !kind.can_promote() {
+        return base;
+    }
+    // Destinations where promotion is possible.
+    let promotable = if zone.contains(from) { to } else { to & zone };
+    match kind {
+        PieceKind::Pawn => {
+            if ALL {
+                base + promotable.and_not(dead_ranks(us, kind)).count()
+            } else {
+                base
+            }
+        }
+        PieceKind::Bishop | PieceKind::Rook => {
+            if ALL {
+                base + promotable.count()
+            } else {
+                base
+            }
+        }
+        PieceKind::Lance | PieceKind::Knight => base + promotable.and_not(dead_ranks(us, kind)).count(),
+        _ => base + promotable.count(),
+    }
+}
+
 pub(crate) use checks::generate_board_checks;
+pub use checks::{check_candidates, generate_checks, generate_quiet_checks};
 
 impl Position {
     /// Every legal move, non-promotions included.

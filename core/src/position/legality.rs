@@ -29,9 +29,10 @@ impl Position {
             return false;
         }
         if let Some(target) = self.piece_on(to)
-            && target.color() == us {
-                return false;
-            }
+            && target.color() == us
+        {
+            return false;
+        }
         let kind = p.kind();
         if !attacks(us, kind, from, self.occupied()).contains(to) {
             return false;
@@ -101,7 +102,9 @@ impl Position {
     pub fn is_pawn_drop_mate(&self, to: Square) -> bool {
         let us = self.side;
         let them = !us;
-        let Some(ksq) = self.kings[them.index()] else { return false };
+        let Some(ksq) = self.kings[them.index()] else {
+            return false;
+        };
         if !pawn_attacks(us, to).contains(ksq) {
             return false;
         }
@@ -135,9 +138,10 @@ impl Position {
         let mut after = self.clone();
         after.do_move(m);
         if let Some(k) = after.kings[us.index()]
-            && after.is_attacked(!us, k) {
-                return false;
-            }
+            && after.is_attacked(!us, k)
+        {
+            return false;
+        }
         if m.is_drop() && m.dropped_kind() == PieceKind::Pawn && after.in_check() {
             // Pawn-drop mate: the opponent has no legal reply at all.
             let mut any = false;

@@ -3,12 +3,11 @@
 mod legality;
 mod sfen;
 
-pub use sfen::{SfenError, STARTPOS_SFEN};
+pub use sfen::{STARTPOS_SFEN, SfenError};
 
 use crate::attacks::{
-    aligned, attacks, between, bishop_attacks, bishop_pseudo_attacks, gold_attacks, king_attacks,
-    knight_attacks, lance_attacks, lance_pseudo_attacks, pawn_attacks, rook_attacks,
-    rook_pseudo_attacks, silver_attacks,
+    aligned, attacks, between, bishop_attacks, bishop_pseudo_attacks, gold_attacks, king_attacks, knight_attacks,
+    lance_attacks, lance_pseudo_attacks, pawn_attacks, rook_attacks, rook_pseudo_attacks, silver_attacks,
 };
 use crate::bitboard::Bitboard;
 use crate::hand::Hand;
@@ -241,9 +240,8 @@ impl Position {
         let mut hand = 0u64;
         for c in Color::ALL {
             for k in PieceKind::HAND {
-                hand = hand.wrapping_add(
-                    zobrist::hand_piece(c, k).wrapping_mul(u64::from(self.hands[c.index()].count(k))),
-                );
+                hand = hand
+                    .wrapping_add(zobrist::hand_piece(c, k).wrapping_mul(u64::from(self.hands[c.index()].count(k))));
             }
         }
         (board, hand)
@@ -456,7 +454,9 @@ impl Position {
             None => Bitboard::EMPTY,
         };
         let blockers = [self.slider_blockers(Color::Black), self.slider_blockers(Color::White)];
-        let Some(st) = self.states.last_mut() else { unreachable!() };
+        let Some(st) = self.states.last_mut() else {
+            unreachable!()
+        };
         st.checkers = checkers;
         st.blockers = blockers;
     }
@@ -497,7 +497,11 @@ impl Position {
             }
             let p = self.remove_piece(from);
             board_key ^= zobrist::piece_square(p, from);
-            let moved = if m.is_promotion() { Piece::new(us, p.kind().promote()) } else { p };
+            let moved = if m.is_promotion() {
+                Piece::new(us, p.kind().promote())
+            } else {
+                p
+            };
             self.put_piece(moved, to);
             board_key ^= zobrist::piece_square(moved, to);
         }
@@ -516,7 +520,9 @@ impl Position {
         });
         self.refresh_check_info();
         let gave_check = self.in_check();
-        let Some(st) = self.states.last_mut() else { unreachable!() };
+        let Some(st) = self.states.last_mut() else {
+            unreachable!()
+        };
         st.continuous_checks[us.index()] = if gave_check { prev_checks[us.index()] + 1 } else { 0 };
         debug_assert_eq!(self.compute_keys(), (self.board_key(), self.hand_key()));
     }
@@ -537,7 +543,11 @@ impl Position {
             self.hands[us.index()].add(kind);
         } else {
             let moved = self.remove_piece(to);
-            let original = if m.is_promotion() { Piece::new(us, moved.kind().unpromote()) } else { moved };
+            let original = if m.is_promotion() {
+                Piece::new(us, moved.kind().unpromote())
+            } else {
+                moved
+            };
             self.put_piece(original, m.from());
             if let Some(cap) = st.captured {
                 self.hands[us.index()].remove(cap.kind().unpromote());

@@ -2,10 +2,11 @@
 //!
 //! Accepted: the four fields `board side hand move-number`, the move number optional
 //! (tsume collections often omit it), single-king tsume positions, handicap positions with
-//! White to move, hands with repeated letters and multi-digit counts. Rejected with the
-//! field and byte offset: malformed fields, more pieces of a kind than a set has, two
-//! kings of a colour, nifu on the board, pieces that could never move again, and the side
-//! not to move standing in check.
+//! White to move, hands with repeated letters and multi-digit counts, and positions with
+//! more pieces of a kind than one set has (some public test suites use them) as long as
+//! every piece could still be held in a hand. Rejected with the field and byte offset:
+//! malformed fields, more pieces than a hand can record, two kings of a colour, nifu on the
+//! board, pieces that could never move again, and the side not to move standing in check.
 
 use super::Position;
 use crate::attacks::dead_ranks;
@@ -68,15 +69,23 @@ impl Position {
         pos.side = match fields[1].1 {
             "b" => Color::Black,
             "w" => Color::White,
-            other => return Err(SfenError::Side { offset: fields[1].0, found: other.chars().take(8).collect() }),
+            other => {
+                return Err(SfenError::Side {
+                    offset: fields[1].0,
+                    found: other.chars().take(8).collect(),
+                });
+            }
         };
         parse_hand(&mut pos, fields[2].0, fields[2].1)?;
         if let Some(&(offset, num)) = fields.get(3) {
-            pos.move_number = num
-                .parse::<u32>()
-                .ok()
-                .filter(|n| *n < 1_000_000)
-                .ok_or_else(|| SfenError::MoveNumber { offset, found: num.chars().take(12).collect() })?;
+            pos.move_number =
+                num.parse::<u32>()
+                    .ok()
+                    .filter(|n| *n < 1_000_000)
+                    .ok_or_else(|| SfenError::MoveNumber {
+                        offset,
+                        found: num.chars().take(12).collect(),
+                    })?;
         }
         validate(&pos)?;
         pos.init_state();
@@ -130,7 +139,11 @@ impl Position {
                         let _ = write!(s, "{n}");
                     }
                     let letter = k.base_letter();
-                    s.push(if c == Color::Black { letter } else { letter.to_ascii_lowercase() });
+                    s.push(if c == Color::Black {
+                        letter
+                    } else {
+                        letter.to_ascii_lowercase()
+                    });
                 }
             }
         }
@@ -143,7 +156,10 @@ impl Position {
 }
 
 fn parse_board(pos: &mut Position, base: usize, text: &str) -> Result<(), SfenError> {
-    let err = |i: usize, reason: String| SfenError::Board { offset: base + i, reason };
+    let err = |i: usize, reason: String| SfenError::Board {
+        offset: base + i,
+        reason,
+    };
     let bytes = text.as_bytes();
     let mut rank = 0u8;
     let mut file = 9u8; // files still to fill on this rank, counting down from 9
@@ -157,7 +173,10 @@ fn parse_board(pos: &mut Position, base: usize, text: &str) -> Result<(), SfenEr
                     return Err(err(i, "`+` must be followed by a piece letter".into()));
                 }
                 if file != 0 {
-                    return Err(err(i, format!("rank {} has {} squares, expected 9", rank + 1, 9 - file)));
+                    return Err(err(
+                        i,
+                        format!("rank {} has {} squares, expected 9", rank + 1, 9 - file),
+                    ));
                 }
                 rank += 1;
                 if rank > 8 {
@@ -183,7 +202,10 @@ fn parse_board(pos: &mut Position, base: usize, text: &str) -> Result<(), SfenEr
             }
             _ => {
                 let Some(kind) = PieceKind::from_letter(b) else {
-                    return Err(err(i, format!("`{}` is not a piece letter", char::from(b).escape_default())));
+                    return Err(err(
+                        i,
+                        format!("`{}` is not a piece letter", char::from(b).escape_default()),
+                    ));
                 };
                 if file == 0 {
                     return Err(err(i, format!("rank {} has more than 9 squares", rank + 1)));
@@ -197,9 +219,15 @@ fn parse_board(pos: &mut Position, base: usize, text: &str) -> Result<(), SfenEr
                     kind
                 };
                 promoted = false;
-                let color = if b.is_ascii_uppercase() { Color::Black } else { Color::White };
+                let color = if b.is_ascii_uppercase() {
+                    Color::Black
+                } else {
+                    Color::White
+                };
                 file -= 1;
-                let (Some(f), Some(r)) = (File::new(file), Rank::new(rank)) else { unreachable!() };
+                let (Some(f), Some(r)) = (File::new(file), Rank::new(rank)) else {
+                    unreachable!()
+                };
                 let sq = Square::from_file_rank(f, r);
                 if kind == PieceKind::King && pos.kings[color.index()].is_some() {
                     return Err(err(i, format!("a second {color:?} king")));
@@ -216,7 +244,14 @@ fn parse_board(pos: &mut Position, base: usize, text: &str) -> Result<(), SfenEr
         return Err(err(bytes.len(), "`+` at the end of the board".into()));
     }
     if rank != 8 || file != 0 {
-        return Err(err(bytes.len(), format!("the board ends at rank {}, square {}: expected 9 full ranks", rank + 1, 9 - file)));
+        return Err(err(
+            bytes.len(),
+            format!(
+                "the board ends at rank {}, square {}: expected 9 full ranks",
+                rank + 1,
+                9 - file
+            ),
+        ));
     }
     Ok(())
 }
@@ -225,7 +260,10 @@ fn parse_hand(pos: &mut Position, base: usize, text: &str) -> Result<(), SfenErr
     if text == "-" {
         return Ok(());
     }
-    let err = |i: usize, reason: String| SfenError::Hand { offset: base + i, reason };
+    let err = |i: usize, reason: String| SfenError::Hand {
+        offset: base + i,
+        reason,
+    };
     let bytes = text.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
@@ -244,12 +282,24 @@ fn parse_hand(pos: &mut Position, base: usize, text: &str) -> Result<(), SfenErr
         };
         let kind = match PieceKind::from_letter(b) {
             Some(k) if k != PieceKind::King => k,
-            _ => return Err(err(i, format!("`{}` is not a hand piece", char::from(b).escape_default()))),
+            _ => {
+                return Err(err(
+                    i,
+                    format!("`{}` is not a hand piece", char::from(b).escape_default()),
+                ));
+            }
         };
-        let color = if b.is_ascii_uppercase() { Color::Black } else { Color::White };
+        let color = if b.is_ascii_uppercase() {
+            Color::Black
+        } else {
+            Color::White
+        };
         let have = pos.hands[color.index()].count(kind);
         if have.saturating_add(count) > Hand::capacity(kind) {
-            return Err(err(start, format!("more than {} {kind:?} pieces in hand", Hand::capacity(kind))));
+            return Err(err(
+                start,
+                format!("more than {} {kind:?} pieces in hand", Hand::capacity(kind)),
+            ));
         }
         pos.hands[color.index()].set(kind, have + count);
         i += 1;
@@ -276,15 +326,21 @@ fn validate(pos: &Position) -> Result<(), SfenError> {
         let pawns = pos.pieces_of(c, PieceKind::Pawn);
         for f in 0..9 {
             if (pawns & crate::attacks::file_mask(f)).has_more_than_one() {
-                return Err(SfenError::Illegal(format!("two unpromoted {c:?} pawns on file {} (nifu)", f + 1)));
+                return Err(SfenError::Illegal(format!(
+                    "two unpromoted {c:?} pawns on file {} (nifu)",
+                    f + 1
+                )));
             }
         }
     }
     let waiting = !pos.side;
     if let Some(k) = pos.kings[waiting.index()]
-        && pos.is_attacked(pos.side, k) {
-            return Err(SfenError::Illegal(format!("{waiting:?} is not to move but its king on {k} is in check")));
-        }
+        && pos.is_attacked(pos.side, k)
+    {
+        return Err(SfenError::Illegal(format!(
+            "{waiting:?} is not to move but its king on {k} is in check"
+        )));
+    }
     Ok(())
 }
 
@@ -314,13 +370,22 @@ mod tests {
     #[test]
     fn errors_name_field_and_offset() {
         let e = Position::from_sfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNX b - 1").unwrap_err();
-        assert_eq!(e, SfenError::Board { offset: 56, reason: "`X` is not a piece letter".into() });
+        assert_eq!(
+            e,
+            SfenError::Board {
+                offset: 56,
+                reason: "`X` is not a piece letter".into()
+            }
+        );
         let e = Position::from_sfen("4k4/9/9/9/9/9/9/9/9 x - 1").unwrap_err();
         assert!(matches!(e, SfenError::Side { offset: 20, .. }), "{e:?}");
         let e = Position::from_sfen("4k4/9/9/9/9/9/9/9/9 b 3K 1").unwrap_err();
         assert!(matches!(e, SfenError::Hand { offset: 23, .. }), "{e:?}");
         let e = Position::from_sfen("4k4/9/9/9/9/9/9/9/9 b - x1").unwrap_err();
         assert!(matches!(e, SfenError::MoveNumber { offset: 24, .. }), "{e:?}");
-        assert!(matches!(Position::from_sfen("").unwrap_err(), SfenError::FieldCount { found: 0 }));
+        assert!(matches!(
+            Position::from_sfen("").unwrap_err(),
+            SfenError::FieldCount { found: 0 }
+        ));
     }
 }
