@@ -22,7 +22,7 @@ use crate::types::PieceKind;
 
 impl Position {
     /// A move that checkmates at once, if there is one (non-promotions included).
-    pub fn mate_in_one(&mut self) -> Option<Move> {
+    pub fn mate_in_one(&self) -> Option<Move> {
         let us = self.side_to_move();
         let them = !us;
         let ksq = self.king_square(them)?;

@@ -147,7 +147,6 @@ fn pawn_drop_mate_is_illegal() {
     q.do_move(mv("P*9b"));
     assert!(q.is_checkmate());
     // Nothing else mates in one here, and mate_in_one must not offer the pawn drop.
-    let mut p = p;
     assert_eq!(p.mate_in_one(), None);
     let mut checks = MoveList::new();
     movegen::generate_checks::<true>(&p, &mut checks);
@@ -174,7 +173,6 @@ fn pawn_drop_mate_rule_does_not_apply_to_a_pawn_move() {
     for m in ["9c9b", "9c9b+"] {
         assert!(after(&p, m).is_checkmate(), "{m} mates");
     }
-    let mut p = p;
     let m = p.mate_in_one().expect("a pawn move mates");
     assert!(after(&p, &m.to_string()).is_checkmate());
 }
@@ -184,7 +182,6 @@ fn pawn_drop_mate_rule_does_not_apply_to_other_drops() {
     let p = pos("kn7/9/1G7/9/9/9/9/9/4K4 b L 1");
     assert_legal(&p, &["L*9b", "L*9c"]);
     assert!(after(&p, "L*9b").is_checkmate());
-    let mut p = p;
     assert!(p.mate_in_one().is_some());
     let p = pos("kn7/9/1G7/9/9/9/9/9/4K4 b G 1");
     assert!(after(&p, "G*9b").is_checkmate());
