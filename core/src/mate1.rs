@@ -11,7 +11,7 @@
 //! generator does not generate it.
 
 use crate::attacks::{
-    aligned, attacks, between, bishop_attacks, dead_ranks, file_mask, king_attacks, lance_attacks, pawn_attacks,
+    aligned, attacks, between, bishop_attacks, dead_ranks, file_mask, king_attacks, lance_attacks, line, pawn_attacks,
     rook_attacks,
 };
 use crate::bitboard::Bitboard;
@@ -63,6 +63,21 @@ impl Position {
         checks
             .iter()
             .copied()
+            .filter(|&m| {
+                // A free king step that the moved piece does not cover stays free unless
+                // vacating the origin opens one of our lines onto it, which needs the origin
+                // and the square to be aligned.
+                let from = m.from();
+                let Some(p) = self.piece_on(from) else { return true };
+                let kind = if m.is_promotion() { p.kind().promote() } else { p.kind() };
+                let occ_after = occ_no_king.without(from).with(m.to());
+                let covered = attacks(us, kind, m.to(), occ_after);
+                !free
+                    .and_not(covered)
+                    .without(m.to())
+                    .into_iter()
+                    .any(|f| line(f, from).is_empty())
+            })
             .find(|&m| self.check_mates(m).unwrap_or_else(|| self.mates_by_playing(m)))
     }
 

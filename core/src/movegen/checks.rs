@@ -187,8 +187,8 @@ fn generate<const ALL: bool, const QUIET: bool, const DROPS: bool>(pos: &Positio
     // Sliders: few, so each is looked at directly.
     let bishop_sq = rev(PieceKind::Bishop);
     let rook_sq = rev(PieceKind::Rook);
-    let horse_sq = rev(PieceKind::Horse);
-    let dragon_sq = rev(PieceKind::Dragon);
+    let horse_sq = bishop_sq | crate::attacks::king_attacks(ksq);
+    let dragon_sq = rook_sq | crate::attacks::king_attacks(ksq);
     for (kind, plain, promoted) in [
         (PieceKind::Bishop, bishop_sq, horse_sq),
         (PieceKind::Rook, rook_sq, dragon_sq),
