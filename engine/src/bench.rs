@@ -1,0 +1,56 @@
+//! `bench`: fixed-depth searches on a fixed set of positions, one thread, a fresh 16 MB table
+//! per position. The node total is the search's signature (`Bench: N` in commits): it must be
+//! the same on every run.
+
+use crate::search::{self, Limits, SearchControl, SearchEvent, SearchSettings};
+use crate::tt::TranspositionTable;
+use soppo_core::Position;
+use soppo_core::declaration::EnteringKingRule;
+use std::fmt::Write as _;
+use std::sync::Arc;
+use std::time::Instant;
+
+pub const DEFAULT_DEPTH: u32 = 5;
+
+/// YaneuraOu's four default bench positions (opening, middle game, a mating attack, the
+/// move-generation festival position).
+const POSITIONS: [&str; 4] = [
+    "lnsgkgsnl/1r7/p1ppp1bpp/1p3pp2/7P1/2P6/PP1PPPP1P/1B3S1R1/LNSGKG1NL b - 9",
+    "l4S2l/4g1gs1/5p1p1/pr2N1pkp/4Gn3/PP3PPPP/2GPP4/1K7/L3r+s2L w BS2N5Pb 1",
+    "6n1l/2+S1k4/2lp4p/1np1B2b1/3PP4/1N1S3rP/1P2+pPP+p1/1p1G5/3KG2r1 b GSN2L4Pgs2p 1",
+    "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+];
+
+/// Runs the bench and returns its report; the last line is `<nodes> nodes <nps> nps`.
+pub fn run(depth: u32) -> String {
+    let mut report = String::new();
+    let mut total = 0u64;
+    let start = Instant::now();
+    let settings = SearchSettings {
+        multi_pv: 1,
+        resign_value: 99_999,
+        max_moves_to_draw: 0,
+        entering_king_rule: EnteringKingRule::Csa27,
+    };
+    for (i, sfen) in POSITIONS.iter().enumerate() {
+        let Ok(pos) = Position::from_sfen(sfen) else { continue };
+        let tt = TranspositionTable::new(16);
+        let control = Arc::new(SearchControl::new(false));
+        let limits = Limits { depth: Some(depth), ..Limits::default() };
+        let (tx, rx) = crossbeam_channel::unbounded();
+        search::run(0, pos, &tt, &control, &limits, &settings, &tx);
+        let nodes = rx
+            .try_iter()
+            .filter_map(|e| match e {
+                SearchEvent::Info(_, info) => Some(info.nodes),
+                SearchEvent::Done(..) => None,
+            })
+            .max()
+            .unwrap_or(0);
+        total += nodes;
+        let _ = writeln!(report, "Position {}/{}: {nodes} nodes ({sfen})", i + 1, POSITIONS.len());
+    }
+    let micros = start.elapsed().as_micros().max(1) as u64;
+    let _ = write!(report, "{total} nodes {} nps", total * 1_000_000 / micros);
+    report
+}

@@ -1,0 +1,491 @@
+//! The controller: owns the game, the options, the transposition table and the worker (a
+//! search or a mate search), and is the one place that answers `go` with `bestmove` or
+//! `checkmate`.
+//!
+//! Every `go` starts a job with an id. The worker always ends with exactly one `Done` event
+//! for its id; the controller turns it into exactly one answer, at once for a normal search,
+//! or when `stop`/`ponderhit` releases it for `go ponder` and `go infinite`. Stale events from
+//! an earlier job are ignored, so no race between `stop`, `ponderhit`, `gameover`, `quit` and
+//! the worker's own end can produce a second answer or lose one.
+
+use crate::bench;
+use crate::mate_search::{self, MateOutcome, MateProgress};
+use crate::options::Options;
+use crate::search::{self, Decision, Limits, ScoreValue, SearchControl, SearchEvent, SearchInfo, SearchSettings};
+use crate::time;
+use crate::tt::TranspositionTable;
+use crate::usi::{
+    BestMove, CheckmateResult, EngineMessage, GoParams, GuiMessage, IdInfo, InfoAttr, MateParam, MatePlies,
+    PositionStart, Score,
+};
+use crossbeam_channel::{Receiver, Sender, select, unbounded};
+use soppo_core::perft::perft;
+use soppo_core::{Move, Position};
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// What the front-end passes on.
+#[derive(Debug)]
+pub enum Command {
+    Gui(GuiMessage),
+    /// A line that could not be understood, with the reason.
+    Bad(String),
+    /// End of input: the same as `quit`.
+    Eof,
+}
+
+/// Events from the mate worker.
+#[derive(Debug)]
+enum MateEvent {
+    Info(u64, MateProgress),
+    Done(u64, MateOutcome),
+}
+
+/// Events from either worker.
+#[derive(Debug)]
+enum WorkerEvent {
+    Search(SearchEvent),
+    Mate(MateEvent),
+}
+
+/// The answer a finished job owes, held while a ponder/infinite job waits for release.
+#[derive(Debug)]
+enum Answer {
+    Best(Decision, Option<SearchInfo>),
+    Mate(MateOutcome),
+}
+
+struct Job {
+    id: u64,
+    control: Arc<SearchControl>,
+    handle: Option<JoinHandle<()>>,
+    /// `go ponder` or `go infinite` not yet released by `ponderhit`/`stop`.
+    held: bool,
+    /// The worker's answer, when it finished while held.
+    answer: Option<Answer>,
+    is_mate: bool,
+}
+
+/// The slot through which the front-end can stop the running job at once.
+pub type CurrentControl = Arc<Mutex<Option<Arc<SearchControl>>>>;
+
+pub struct Controller<W: Write> {
+    out: W,
+    options: Options,
+    position: Position,
+    tt: Option<Arc<TranspositionTable>>,
+    next_id: u64,
+    job: Option<Job>,
+    current: CurrentControl,
+    search_tx: Sender<SearchEvent>,
+    search_rx: Receiver<SearchEvent>,
+    mate_tx: Sender<MateEvent>,
+    mate_rx: Receiver<MateEvent>,
+}
+
+impl<W: Write> Controller<W> {
+    pub fn new(out: W, current: CurrentControl) -> Controller<W> {
+        let (search_tx, search_rx) = unbounded();
+        let (mate_tx, mate_rx) = unbounded();
+        Controller {
+            out,
+            options: Options::default(),
+            position: Position::startpos(),
+            tt: None,
+            next_id: 1,
+            job: None,
+            current,
+            search_tx,
+            search_rx,
+            mate_tx,
+            mate_rx,
+        }
+    }
+
+    /// Runs until `quit` or the end of input.
+    pub fn run(&mut self, commands: &Receiver<Command>) {
+        loop {
+            select! {
+                recv(commands) -> cmd => {
+                    let cmd = cmd.unwrap_or(Command::Eof);
+                    if !self.handle(cmd) {
+                        break;
+                    }
+                }
+                recv(self.search_rx) -> ev => {
+                    if let Ok(ev) = ev {
+                        self.on_event(WorkerEvent::Search(ev));
+                    }
+                }
+                recv(self.mate_rx) -> ev => {
+                    if let Ok(ev) = ev {
+                        self.on_event(WorkerEvent::Mate(ev));
+                    }
+                }
+            }
+        }
+        self.abandon_job();
+    }
+
+    fn emit(&mut self, msg: &EngineMessage) {
+        // A GUI that has gone away cannot be told anything; keep running until quit/EOF.
+        let _ = writeln!(self.out, "{msg}");
+        let _ = self.out.flush();
+    }
+
+    fn info_string(&mut self, text: &str) {
+        // One line, ASCII-safe: no line breaks inside.
+        let text: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+        self.emit(&EngineMessage::Info(vec![InfoAttr::String(text.trim().to_owned())]));
+    }
+
+    /// Handles one command; `false` to quit.
+    fn handle(&mut self, cmd: Command) -> bool {
+        let msg = match cmd {
+            Command::Eof => return false,
+            Command::Bad(why) => {
+                self.info_string(&why);
+                return true;
+            }
+            Command::Gui(msg) => msg,
+        };
+        match msg {
+            GuiMessage::Usi => {
+                self.emit(&EngineMessage::Id(IdInfo::Name(format!("Soppo {}", env!("CARGO_PKG_VERSION")))));
+                self.emit(&EngineMessage::Id(IdInfo::Author("the Soppo developers".into())));
+                for o in Options::declarations() {
+                    self.emit(&EngineMessage::Option(o));
+                }
+                self.emit(&EngineMessage::UsiOk);
+            }
+            GuiMessage::IsReady => {
+                if self.job.is_none() {
+                    self.ensure_tt();
+                }
+                self.emit(&EngineMessage::ReadyOk);
+            }
+            GuiMessage::UsiNewGame => {
+                if self.job.is_none()
+                    && let Some(tt) = &self.tt
+                {
+                    tt.clear();
+                }
+            }
+            GuiMessage::SetOption { name, value } => {
+                if let Err(why) = self.options.set(&name, value.as_deref()) {
+                    self.info_string(&why);
+                }
+            }
+            GuiMessage::Position { start, moves } => match build_position(&start, &moves) {
+                Ok(p) => self.position = p,
+                Err(why) => self.info_string(&format!("{why}; the previous position is kept")),
+            },
+            GuiMessage::Go(go) => self.go(&go),
+            GuiMessage::Stop => self.release(true),
+            GuiMessage::PonderHit => {
+                if let Some(job) = &self.job {
+                    job.control.ponderhit();
+                }
+                self.release(false);
+            }
+            GuiMessage::GameOver(result) => {
+                // The pending answer goes out now, before the next line is read.
+                self.finish_job_now();
+                log::info!("game over: {result:?}");
+            }
+            GuiMessage::Quit => return false,
+            GuiMessage::Display => {
+                let board = self.position.to_string();
+                for line in board.lines() {
+                    self.info_string(line);
+                }
+            }
+            GuiMessage::Perft(depth) => self.perft(depth),
+            GuiMessage::Bench(args) => self.bench(&args),
+        }
+        true
+    }
+
+    fn ensure_tt(&mut self) {
+        let want = self.options.hash_mb;
+        let ok = self.tt.as_ref().is_some_and(|t| t.size_mb() == want || (want < 1 && t.size_mb() == 1));
+        if !ok {
+            // Drop the old table first so both never coexist in memory.
+            self.tt = None;
+            self.tt = Some(Arc::new(TranspositionTable::new(want)));
+        }
+    }
+
+    fn go(&mut self, go: &GoParams) {
+        if self.job.is_some() {
+            // A `go` while busy: finish the old job first so it still gets its one answer.
+            self.finish_job_now();
+        }
+        self.ensure_tt();
+        let id = self.next_id;
+        self.next_id += 1;
+        let held = go.ponder || go.infinite || (go.mate.is_none() && is_bare(go));
+        let control = Arc::new(SearchControl::new(go.ponder));
+        if let Ok(mut slot) = self.current.lock() {
+            *slot = Some(Arc::clone(&control));
+        }
+        let pos = self.position.clone();
+        let worker_control = Arc::clone(&control);
+        let is_mate = go.mate.is_some();
+        let handle = if let Some(mate) = go.mate {
+            let limit = match mate {
+                MateParam::Timeout(t) => Some(t),
+                MateParam::Infinite => None,
+            };
+            let tx = self.mate_tx.clone();
+            std::thread::Builder::new().name("soppo-mate".into()).stack_size(64 << 20).spawn(move || {
+                let outcome = mate_search::solve(&pos, limit, &worker_control, |p| {
+                    let _ = tx.send(MateEvent::Info(id, p.clone()));
+                });
+                let _ = tx.send(MateEvent::Done(id, outcome));
+            })
+        } else {
+            let budget = time::budget(go, pos.side_to_move(), pos.move_number(), &self.options);
+            let depth = go.depth.or((self.options.depth_limit > 0).then_some(self.options.depth_limit));
+            let nodes = go.nodes.or((self.options.nodes_limit > 0).then_some(self.options.nodes_limit));
+            let limits =
+                Limits { depth, nodes, optimum: budget.optimum, maximum: budget.maximum, hold_answer: go.ponder || go.infinite };
+            let settings = SearchSettings {
+                multi_pv: self.options.multi_pv,
+                resign_value: self.options.resign_value,
+                max_moves_to_draw: self.options.max_moves_to_draw,
+                entering_king_rule: self.options.entering_king_rule,
+            };
+            let tt = self.tt.clone().unwrap_or_else(|| Arc::new(TranspositionTable::new(1)));
+            let tx = self.search_tx.clone();
+            std::thread::Builder::new().name("soppo-search".into()).stack_size(64 << 20).spawn(move || {
+                search::run(id, pos, &tt, &worker_control, &limits, &settings, &tx);
+            })
+        };
+        match handle {
+            Ok(h) => {
+                self.job = Some(Job { id, control, handle: Some(h), held, answer: None, is_mate });
+            }
+            Err(e) => {
+                // No thread: answer at once so the GUI is not left waiting.
+                self.info_string(&format!("could not start the search thread: {e}"));
+                if is_mate {
+                    self.emit(&EngineMessage::Checkmate(CheckmateResult::Timeout));
+                } else {
+                    let fallback = self.position.legal_moves().first().copied();
+                    let mv = fallback.map_or(BestMove::Resign, |m| BestMove::Move(m.to_string()));
+                    self.emit(&EngineMessage::BestMove { mv, ponder: None });
+                }
+            }
+        }
+    }
+
+    /// `stop` (and `ponderhit` with `stopping == false`): release a held answer.
+    fn release(&mut self, stopping: bool) {
+        let Some(job) = &mut self.job else { return };
+        if stopping {
+            job.control.stop();
+        }
+        job.held = false;
+        if job.answer.is_some() {
+            self.deliver();
+        }
+    }
+
+    /// Stops the job and answers at once (gameover, or a new `go` while busy).
+    fn finish_job_now(&mut self) {
+        let Some(job) = &mut self.job else { return };
+        job.control.stop();
+        job.held = false;
+        let id = job.id;
+        let waited_since = Instant::now();
+        while self.job.is_some() {
+            select! {
+                recv(self.search_rx) -> ev => {
+                    if let Ok(ev) = ev {
+                        self.on_event(WorkerEvent::Search(ev));
+                    }
+                }
+                recv(self.mate_rx) -> ev => {
+                    if let Ok(ev) = ev {
+                        self.on_event(WorkerEvent::Mate(ev));
+                    }
+                }
+                default(Duration::from_millis(100)) => {
+                    if waited_since.elapsed() > Duration::from_secs(10) {
+                        log::warn!("job {id} did not finish; dropping it");
+                        self.job = None;
+                    }
+                }
+            }
+        }
+    }
+
+    /// At quit: stop the worker and wait for it briefly; no answer is owed any more.
+    fn abandon_job(&mut self) {
+        if let Some(mut job) = self.job.take() {
+            job.control.stop();
+            if let Some(h) = job.handle.take() {
+                let _ = h.join();
+            }
+        }
+    }
+
+    fn on_event(&mut self, ev: WorkerEvent) {
+        let current = self.job.as_ref().map(|j| j.id);
+        match ev {
+            WorkerEvent::Search(SearchEvent::Info(id, info)) if Some(id) == current => {
+                self.emit(&info_message(&info));
+            }
+            WorkerEvent::Mate(MateEvent::Info(id, p)) if Some(id) == current => {
+                let ms = p.elapsed.as_millis() as u64;
+                let nps = (p.nodes * 1000).checked_div(ms).unwrap_or(0);
+                self.emit(&EngineMessage::Info(vec![
+                    InfoAttr::Depth(p.depth),
+                    InfoAttr::Nodes(p.nodes),
+                    InfoAttr::Nps(nps),
+                    InfoAttr::Time(p.elapsed),
+                ]));
+            }
+            WorkerEvent::Search(SearchEvent::Done(id, decision, last)) if Some(id) == current => {
+                self.finished(Answer::Best(decision, last));
+            }
+            WorkerEvent::Mate(MateEvent::Done(id, outcome)) if Some(id) == current => {
+                self.finished(Answer::Mate(outcome));
+            }
+            _ => {}
+        }
+    }
+
+    fn finished(&mut self, answer: Answer) {
+        let Some(job) = &mut self.job else { return };
+        job.answer = Some(answer);
+        if !job.held {
+            self.deliver();
+        }
+    }
+
+    /// Sends the job's one answer and retires the job.
+    fn deliver(&mut self) {
+        let Some(mut job) = self.job.take() else { return };
+        if let Ok(mut slot) = self.current.lock() {
+            *slot = None;
+        }
+        if let Some(h) = job.handle.take() {
+            let _ = h.join();
+        }
+        match job.answer.take() {
+            Some(Answer::Best(decision, last)) => {
+                if let Some(info) = &last {
+                    self.emit(&info_message(info));
+                }
+                let msg = match decision {
+                    Decision::Move { best, ponder } => EngineMessage::BestMove {
+                        mv: BestMove::Move(best.to_string()),
+                        ponder: ponder.map(|p| p.to_string()),
+                    },
+                    Decision::Resign => EngineMessage::BestMove { mv: BestMove::Resign, ponder: None },
+                    Decision::Win => EngineMessage::BestMove { mv: BestMove::Win, ponder: None },
+                };
+                self.emit(&msg);
+            }
+            Some(Answer::Mate(outcome)) => {
+                let result = match outcome {
+                    MateOutcome::Mate(line) => CheckmateResult::Mate(line.iter().map(ToString::to_string).collect()),
+                    MateOutcome::NoMate => CheckmateResult::NoMate,
+                    MateOutcome::Timeout => CheckmateResult::Timeout,
+                };
+                self.emit(&EngineMessage::Checkmate(result));
+            }
+            None => {
+                // Cannot happen (deliver is only called with an answer); answer safely anyway.
+                let msg = if job.is_mate {
+                    EngineMessage::Checkmate(CheckmateResult::Timeout)
+                } else {
+                    EngineMessage::BestMove { mv: BestMove::Resign, ponder: None }
+                };
+                self.emit(&msg);
+            }
+        }
+    }
+
+    fn perft(&mut self, depth: u32) {
+        if self.job.is_some() {
+            self.info_string("perft is not available while searching");
+            return;
+        }
+        let depth = depth.min(7);
+        let start = Instant::now();
+        let mut pos = self.position.clone();
+        let nodes = perft(&mut pos, depth);
+        let ms = start.elapsed().as_millis();
+        self.info_string(&format!("perft {depth}: {nodes} nodes in {ms} ms"));
+    }
+
+    fn bench(&mut self, args: &[String]) {
+        if self.job.is_some() {
+            self.info_string("bench is not available while searching");
+            return;
+        }
+        let depth = args.first().and_then(|a| a.parse().ok()).unwrap_or(bench::DEFAULT_DEPTH);
+        let report = bench::run(depth);
+        for line in report.lines() {
+            self.info_string(line);
+        }
+    }
+}
+
+/// A bare `go` has no limit at all: it runs until `stop`, like `go infinite`.
+fn is_bare(go: &GoParams) -> bool {
+    go.btime.is_none()
+        && go.wtime.is_none()
+        && go.byoyomi.is_none()
+        && go.binc.is_none()
+        && go.winc.is_none()
+        && go.depth.is_none()
+        && go.nodes.is_none()
+        && go.movetime.is_none()
+}
+
+fn info_message(info: &SearchInfo) -> EngineMessage {
+    let score = match info.score {
+        ScoreValue::Centipawns(v) => Score::Cp { value: v, bound: None },
+        ScoreValue::MateIn(n) => Score::Mate { plies: MatePlies::Plies(n), bound: None },
+    };
+    let mut attrs = vec![
+        InfoAttr::Depth(info.depth),
+        InfoAttr::SelDepth(info.seldepth),
+        InfoAttr::MultiPv(info.multipv),
+        InfoAttr::Score(score),
+        InfoAttr::Nodes(info.nodes),
+        InfoAttr::Nps(info.nps),
+        InfoAttr::Time(Duration::from_millis(info.time_ms)),
+        InfoAttr::HashFull(info.hashfull),
+    ];
+    if !info.pv.is_empty() {
+        attrs.push(InfoAttr::Pv(info.pv.iter().map(ToString::to_string).collect()));
+    }
+    EngineMessage::Info(attrs)
+}
+
+/// The position of a `position` command, or why it cannot be set up.
+pub fn build_position(start: &PositionStart, moves: &[String]) -> Result<Position, String> {
+    let mut pos = match start {
+        PositionStart::StartPos => Position::startpos(),
+        PositionStart::Sfen(sfen) => Position::from_sfen(sfen).map_err(|e| format!("position not set: {e}"))?,
+    };
+    for (i, text) in moves.iter().enumerate() {
+        if matches!(text.as_str(), "pass" | "0000" | "null") {
+            if pos.in_check() {
+                return Err(format!("position not set: move {} ({text}) passes while in check", i + 1));
+            }
+            pos.do_null_move();
+            continue;
+        }
+        let m: Move = pos.parse_move(text).map_err(|e| format!("position not set: move {} ({text}): {e}", i + 1))?;
+        pos.do_move(m);
+    }
+    Ok(pos)
+}

@@ -1,0 +1,109 @@
+//! Time management: how long to think on this move, for byoyomi, Fischer and sudden-death
+//! clocks, with the network-delay margins of the options.
+//!
+//! Two budgets come out: the *optimum* (no new iteration starts after half of it) and the
+//! *maximum* (the search stops at once). The maximum never exceeds what is on the clock plus
+//! the byoyomi and increment, less a safety margin: `NetworkDelay2` (the worst-case lag), but at
+//! most a fifth of that total, so that fast games with a 100–200 ms byoyomi still use most of it.
+
+use crate::options::Options;
+use crate::usi::GoParams;
+use soppo_core::Color;
+use std::time::Duration;
+
+/// The two budgets; `None` when the move has no time limit.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub struct TimeBudget {
+    pub optimum: Option<Duration>,
+    pub maximum: Option<Duration>,
+}
+
+/// The budget for a `go` with the side to move `us` at game ply `ply`.
+pub fn budget(go: &GoParams, us: Color, ply: u32, opts: &Options) -> TimeBudget {
+    if go.infinite {
+        return TimeBudget::default();
+    }
+    let ms = |d: Option<Duration>| d.map_or(0, |d| d.as_millis() as u64);
+    if let Some(mt) = go.movetime {
+        let t = ms(Some(mt)).saturating_sub(opts.network_delay_ms).max(1);
+        let d = Duration::from_millis(t);
+        return TimeBudget { optimum: Some(d), maximum: Some(d) };
+    }
+    let (remaining, inc) = match us {
+        Color::Black => (go.btime, go.binc),
+        Color::White => (go.wtime, go.winc),
+    };
+    if remaining.is_none() && go.byoyomi.is_none() && inc.is_none() {
+        // No clock at all (`go depth 5`, `go nodes N`, bare `go`): no time limit.
+        return TimeBudget::default();
+    }
+    let remaining = ms(remaining);
+    let byoyomi = ms(go.byoyomi);
+    let inc = ms(inc);
+    let total = remaining + byoyomi + inc;
+    let margin = opts.network_delay2_ms.min(total / 5);
+    let hard_cap = total.saturating_sub(margin).max(1);
+
+    // Moves still to play, estimated from the game ply: games run about 120 plies.
+    let moves_to_go = 60u64.saturating_sub(u64::from(ply) / 4).max(20);
+    let share = remaining / moves_to_go * opts.slow_mover_percent / 100;
+    let mut optimum = share + inc * 9 / 10;
+    let mut maximum = (remaining / 5 + inc).max(optimum * 3);
+    if byoyomi > 0 {
+        // The byoyomi is lost if unused: plan to spend it.
+        optimum += byoyomi.saturating_sub(opts.network_delay_ms);
+        maximum += byoyomi;
+    }
+    optimum = optimum.saturating_sub(opts.network_delay_ms).max(opts.minimum_thinking_time_ms);
+    maximum = maximum.max(optimum);
+    let optimum = optimum.min(hard_cap);
+    let maximum = maximum.min(hard_cap);
+    TimeBudget { optimum: Some(Duration::from_millis(optimum)), maximum: Some(Duration::from_millis(maximum)) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn go(btime: u64, wtime: u64, byoyomi: u64, inc: u64) -> GoParams {
+        let d = |v: u64| (v > 0).then(|| Duration::from_millis(v));
+        GoParams { btime: d(btime), wtime: d(wtime), byoyomi: d(byoyomi), binc: d(inc), winc: d(inc), ..GoParams::default() }
+    }
+
+    #[test]
+    fn byoyomi_only_uses_most_of_it_and_never_all() {
+        let opts = Options::default();
+        for byo in [100u64, 200, 1000, 5000, 10_000] {
+            let b = budget(&go(0, 0, byo, 0), Color::Black, 40, &opts);
+            let max = b.maximum.unwrap().as_millis() as u64;
+            assert!(max < byo, "{byo}: {max}");
+            assert!(max >= byo * 4 / 5 || max + opts.network_delay2_ms >= byo, "{byo}: {max}");
+        }
+    }
+
+    #[test]
+    fn sudden_death_never_exceeds_the_clock() {
+        let opts = Options::default();
+        for remaining in [50u64, 500, 5_000, 60_000, 600_000] {
+            let b = budget(&go(remaining, remaining, 0, 0), Color::White, 80, &opts);
+            assert!(b.maximum.unwrap().as_millis() as u64 <= remaining);
+            assert!(b.optimum <= b.maximum);
+        }
+    }
+
+    #[test]
+    fn fischer_spends_the_increment() {
+        let opts = Options { minimum_thinking_time_ms: 0, ..Options::default() };
+        let b = budget(&go(60_000, 60_000, 0, 10_000), Color::Black, 20, &opts);
+        assert!(b.optimum.unwrap() >= Duration::from_millis(9_000));
+        assert!(b.maximum.unwrap() <= Duration::from_millis(70_000));
+    }
+
+    #[test]
+    fn no_clock_means_no_limit() {
+        let opts = Options::default();
+        assert_eq!(budget(&GoParams::default(), Color::Black, 1, &opts), TimeBudget::default());
+        let b = budget(&GoParams { movetime: Some(Duration::from_millis(1000)), ..GoParams::default() }, Color::Black, 1, &opts);
+        assert_eq!(b.maximum, Some(Duration::from_millis(880)));
+    }
+}
