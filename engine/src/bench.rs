@@ -36,7 +36,10 @@ pub fn run(depth: u32) -> String {
         let Ok(pos) = Position::from_sfen(sfen) else { continue };
         let tt = TranspositionTable::new(16);
         let control = Arc::new(SearchControl::new(false));
-        let limits = Limits { depth: Some(depth), ..Limits::default() };
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
         let (tx, rx) = crossbeam_channel::unbounded();
         search::run(0, pos, &tt, &control, &limits, &settings, &tx);
         let nodes = rx

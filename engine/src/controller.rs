@@ -66,6 +66,8 @@ struct Job {
     /// The worker's answer, when it finished while held.
     answer: Option<Answer>,
     is_mate: bool,
+    /// `go ponder`: only this kind of job is released by `ponderhit`.
+    is_ponder: bool,
 }
 
 /// The slot through which the front-end can stop the running job at once.
@@ -153,7 +155,10 @@ impl<W: Write> Controller<W> {
         };
         match msg {
             GuiMessage::Usi => {
-                self.emit(&EngineMessage::Id(IdInfo::Name(format!("Soppo {}", env!("CARGO_PKG_VERSION")))));
+                self.emit(&EngineMessage::Id(IdInfo::Name(format!(
+                    "Soppo {}",
+                    env!("CARGO_PKG_VERSION")
+                ))));
                 self.emit(&EngineMessage::Id(IdInfo::Author("the Soppo developers".into())));
                 for o in Options::declarations() {
                     self.emit(&EngineMessage::Option(o));
@@ -185,10 +190,11 @@ impl<W: Write> Controller<W> {
             GuiMessage::Go(go) => self.go(&go),
             GuiMessage::Stop => self.release(true),
             GuiMessage::PonderHit => {
-                if let Some(job) = &self.job {
+                // Only a ponder search turns into a normal one; a stray ponderhit is ignored.
+                if let Some(job) = self.job.as_ref().filter(|j| j.is_ponder) {
                     job.control.ponderhit();
+                    self.release(false);
                 }
-                self.release(false);
             }
             GuiMessage::GameOver(result) => {
                 // The pending answer goes out now, before the next line is read.
@@ -210,7 +216,10 @@ impl<W: Write> Controller<W> {
 
     fn ensure_tt(&mut self) {
         let want = self.options.hash_mb;
-        let ok = self.tt.as_ref().is_some_and(|t| t.size_mb() == want || (want < 1 && t.size_mb() == 1));
+        let ok = self
+            .tt
+            .as_ref()
+            .is_some_and(|t| t.size_mb() == want || (want < 1 && t.size_mb() == 1));
         if !ok {
             // Drop the old table first so both never coexist in memory.
             self.tt = None;
@@ -240,18 +249,30 @@ impl<W: Write> Controller<W> {
                 MateParam::Infinite => None,
             };
             let tx = self.mate_tx.clone();
-            std::thread::Builder::new().name("soppo-mate".into()).stack_size(64 << 20).spawn(move || {
-                let outcome = mate_search::solve(&pos, limit, &worker_control, |p| {
-                    let _ = tx.send(MateEvent::Info(id, p.clone()));
-                });
-                let _ = tx.send(MateEvent::Done(id, outcome));
-            })
+            std::thread::Builder::new()
+                .name("soppo-mate".into())
+                .stack_size(64 << 20)
+                .spawn(move || {
+                    let outcome = mate_search::solve(&pos, limit, &worker_control, |p| {
+                        let _ = tx.send(MateEvent::Info(id, p.clone()));
+                    });
+                    let _ = tx.send(MateEvent::Done(id, outcome));
+                })
         } else {
             let budget = time::budget(go, pos.side_to_move(), pos.move_number(), &self.options);
-            let depth = go.depth.or((self.options.depth_limit > 0).then_some(self.options.depth_limit));
-            let nodes = go.nodes.or((self.options.nodes_limit > 0).then_some(self.options.nodes_limit));
-            let limits =
-                Limits { depth, nodes, optimum: budget.optimum, maximum: budget.maximum, hold_answer: go.ponder || go.infinite };
+            let depth = go
+                .depth
+                .or((self.options.depth_limit > 0).then_some(self.options.depth_limit));
+            let nodes = go
+                .nodes
+                .or((self.options.nodes_limit > 0).then_some(self.options.nodes_limit));
+            let limits = Limits {
+                depth,
+                nodes,
+                optimum: budget.optimum,
+                maximum: budget.maximum,
+                hold_answer: go.ponder || go.infinite,
+            };
             let settings = SearchSettings {
                 multi_pv: self.options.multi_pv,
                 resign_value: self.options.resign_value,
@@ -260,13 +281,24 @@ impl<W: Write> Controller<W> {
             };
             let tt = self.tt.clone().unwrap_or_else(|| Arc::new(TranspositionTable::new(1)));
             let tx = self.search_tx.clone();
-            std::thread::Builder::new().name("soppo-search".into()).stack_size(64 << 20).spawn(move || {
-                search::run(id, pos, &tt, &worker_control, &limits, &settings, &tx);
-            })
+            std::thread::Builder::new()
+                .name("soppo-search".into())
+                .stack_size(64 << 20)
+                .spawn(move || {
+                    search::run(id, pos, &tt, &worker_control, &limits, &settings, &tx);
+                })
         };
         match handle {
             Ok(h) => {
-                self.job = Some(Job { id, control, handle: Some(h), held, answer: None, is_mate });
+                self.job = Some(Job {
+                    id,
+                    control,
+                    handle: Some(h),
+                    held,
+                    answer: None,
+                    is_mate,
+                    is_ponder: go.ponder,
+                });
             }
             Err(e) => {
                 // No thread: answer at once so the GUI is not left waiting.
@@ -386,8 +418,14 @@ impl<W: Write> Controller<W> {
                         mv: BestMove::Move(best.to_string()),
                         ponder: ponder.map(|p| p.to_string()),
                     },
-                    Decision::Resign => EngineMessage::BestMove { mv: BestMove::Resign, ponder: None },
-                    Decision::Win => EngineMessage::BestMove { mv: BestMove::Win, ponder: None },
+                    Decision::Resign => EngineMessage::BestMove {
+                        mv: BestMove::Resign,
+                        ponder: None,
+                    },
+                    Decision::Win => EngineMessage::BestMove {
+                        mv: BestMove::Win,
+                        ponder: None,
+                    },
                 };
                 self.emit(&msg);
             }
@@ -404,7 +442,10 @@ impl<W: Write> Controller<W> {
                 let msg = if job.is_mate {
                     EngineMessage::Checkmate(CheckmateResult::Timeout)
                 } else {
-                    EngineMessage::BestMove { mv: BestMove::Resign, ponder: None }
+                    EngineMessage::BestMove {
+                        mv: BestMove::Resign,
+                        ponder: None,
+                    }
                 };
                 self.emit(&msg);
             }
@@ -429,7 +470,10 @@ impl<W: Write> Controller<W> {
             self.info_string("bench is not available while searching");
             return;
         }
-        let depth = args.first().and_then(|a| a.parse().ok()).unwrap_or(bench::DEFAULT_DEPTH);
+        let depth = args
+            .first()
+            .and_then(|a| a.parse().ok())
+            .unwrap_or(bench::DEFAULT_DEPTH);
         let report = bench::run(depth);
         for line in report.lines() {
             self.info_string(line);
@@ -452,7 +496,10 @@ fn is_bare(go: &GoParams) -> bool {
 fn info_message(info: &SearchInfo) -> EngineMessage {
     let score = match info.score {
         ScoreValue::Centipawns(v) => Score::Cp { value: v, bound: None },
-        ScoreValue::MateIn(n) => Score::Mate { plies: MatePlies::Plies(n), bound: None },
+        ScoreValue::MateIn(n) => Score::Mate {
+            plies: MatePlies::Plies(n),
+            bound: None,
+        },
     };
     let mut attrs = vec![
         InfoAttr::Depth(info.depth),
@@ -479,12 +526,17 @@ pub fn build_position(start: &PositionStart, moves: &[String]) -> Result<Positio
     for (i, text) in moves.iter().enumerate() {
         if matches!(text.as_str(), "pass" | "0000" | "null") {
             if pos.in_check() {
-                return Err(format!("position not set: move {} ({text}) passes while in check", i + 1));
+                return Err(format!(
+                    "position not set: move {} ({text}) passes while in check",
+                    i + 1
+                ));
             }
             pos.do_null_move();
             continue;
         }
-        let m: Move = pos.parse_move(text).map_err(|e| format!("position not set: move {} ({text}): {e}", i + 1))?;
+        let m: Move = pos
+            .parse_move(text)
+            .map_err(|e| format!("position not set: move {} ({text}): {e}", i + 1))?;
         pos.do_move(m);
     }
     Ok(pos)

@@ -38,5 +38,9 @@ pub fn evaluate(pos: &Position) -> i32 {
         score += v * pos.hand(Color::Black).count(kind) as i32;
         score -= v * pos.hand(Color::White).count(kind) as i32;
     }
-    if pos.side_to_move() == Color::Black { score } else { -score }
+    if pos.side_to_move() == Color::Black {
+        score
+    } else {
+        -score
+    }
 }

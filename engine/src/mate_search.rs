@@ -71,7 +71,11 @@ pub fn solve(
         if s.aborted {
             return MateOutcome::Timeout;
         }
-        progress(&MateProgress { depth, nodes: s.nodes, elapsed: start.elapsed() });
+        progress(&MateProgress {
+            depth,
+            nodes: s.nodes,
+            elapsed: start.elapsed(),
+        });
         if found {
             let mut line = Vec::new();
             s.principal_line(&mut pos, depth, &mut line);
@@ -91,7 +95,7 @@ pub fn solve(
 impl Solver<'_> {
     fn tick(&mut self) -> bool {
         self.nodes += 1;
-        if self.nodes & 255 == 0
+        if self.nodes.is_multiple_of(256)
             && (self.control.stop_requested() || self.deadline.is_some_and(|d| Instant::now() >= d))
         {
             self.aborted = true;
@@ -105,12 +109,12 @@ impl Solver<'_> {
             return false;
         }
         let key = pos.key();
-        if let Some(&d) = self.no_mate_within.get(&key) {
-            if d >= depth {
-                // A bounded "no mate" leaves the question open beyond the bound.
-                self.cut_off |= d < MAX_DEPTH;
-                return false;
-            }
+        if let Some(&d) = self.no_mate_within.get(&key)
+            && d >= depth
+        {
+            // A bounded "no mate" leaves the question open beyond the bound.
+            self.cut_off |= d < MAX_DEPTH;
+            return false;
         }
         if pos.mate_in_one().is_some() {
             return true;
@@ -127,7 +131,7 @@ impl Solver<'_> {
         self.cut_off = false;
         self.repeated = false;
         let mut found = false;
-        for &m in checks.iter() {
+        for &m in &checks {
             pos.do_move(m);
             if self.path.contains(&pos.key()) {
                 // Perpetual check is not mate.
@@ -149,11 +153,11 @@ impl Solver<'_> {
         }
         if !found && !self.repeated && !self.aborted {
             // Proven for this depth whatever the path: remember it.
-            if !self.cut_off {
-                self.no_mate_within.insert(key, MAX_DEPTH);
-            } else {
+            if self.cut_off {
                 let e = self.no_mate_within.entry(key).or_insert(0);
                 *e = (*e).max(depth);
+            } else {
+                self.no_mate_within.insert(key, MAX_DEPTH);
             }
         }
         self.cut_off |= cut_before;
@@ -175,7 +179,7 @@ impl Solver<'_> {
             self.cut_off = true;
             return false;
         }
-        for &m in replies.iter() {
+        for &m in &replies {
             pos.do_move(m);
             self.path.push(pos.key());
             let ok = self.or_node(pos, depth - 1);
@@ -218,7 +222,7 @@ impl Solver<'_> {
         let Some(len) = self.shortest(pos, depth) else { return };
         let mut checks = MoveList::new();
         generate_checks::<true>(pos, &mut checks);
-        for &m in checks.iter() {
+        for &m in &checks {
             pos.do_move(m);
             self.path.push(pos.key());
             let ok = self.and_node(pos, len - 1);
@@ -227,16 +231,16 @@ impl Solver<'_> {
                 let mut replies = MoveList::new();
                 generate_legal::<true>(pos, &mut replies);
                 let mut best: Option<(u32, Move)> = None;
-                for &r in replies.iter() {
+                for &r in &replies {
                     pos.do_move(r);
                     self.path.push(pos.key());
                     let sub = self.shortest(pos, len - 2);
                     self.path.pop();
                     pos.undo_move(r);
-                    if let Some(sub) = sub {
-                        if best.is_none_or(|(b, _)| sub > b) {
-                            best = Some((sub, r));
-                        }
+                    if let Some(sub) = sub
+                        && best.is_none_or(|(b, _)| sub > b)
+                    {
+                        best = Some((sub, r));
                     }
                 }
                 if let Some((sub, r)) = best {

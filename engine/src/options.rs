@@ -77,21 +77,36 @@ const RULES: [(&str, EnteringKingRule); 5] = [
     ("CSARule27H", EnteringKingRule::Csa27Handicap),
 ];
 
-const SOPPO: [(&str, SoppoCut); 3] = [("Off", SoppoCut::Off), ("Static", SoppoCut::Static), ("Dynamic", SoppoCut::Dynamic)];
+const SOPPO: [(&str, SoppoCut); 3] = [
+    ("Off", SoppoCut::Off),
+    ("Static", SoppoCut::Static),
+    ("Dynamic", SoppoCut::Dynamic),
+];
 
-const INTERPOSITION: [(&str, InterpositionMethod); 2] =
-    [("SuperPiece", InterpositionMethod::SuperPiece), ("PerKind", InterpositionMethod::PerKind)];
+const INTERPOSITION: [(&str, InterpositionMethod); 2] = [
+    ("SuperPiece", InterpositionMethod::SuperPiece),
+    ("PerKind", InterpositionMethod::PerKind),
+];
 
 fn combo_name<T: PartialEq + Copy>(table: &[(&'static str, T)], v: T) -> String {
-    table.iter().find(|(_, x)| *x == v).map_or_else(String::new, |(n, _)| (*n).to_owned())
+    table
+        .iter()
+        .find(|(_, x)| *x == v)
+        .map_or_else(String::new, |(n, _)| (*n).to_owned())
 }
 
 fn spin(name: &str, default: i64, min: i64, max: i64) -> UsiOption {
-    UsiOption { name: name.to_owned(), kind: OptionKind::Spin { default, min, max } }
+    UsiOption {
+        name: name.to_owned(),
+        kind: OptionKind::Spin { default, min, max },
+    }
 }
 
 fn check(name: &str, default: bool) -> UsiOption {
-    UsiOption { name: name.to_owned(), kind: OptionKind::Check { default } }
+    UsiOption {
+        name: name.to_owned(),
+        kind: OptionKind::Check { default },
+    }
 }
 
 fn combo<T: PartialEq + Copy>(name: &str, table: &[(&'static str, T)], default: T) -> UsiOption {
@@ -135,7 +150,9 @@ impl Options {
     /// Applies `setoption name <name> value <value>`. On error the options are unchanged and
     /// the message says what was wrong.
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
-        let decl = Options::declarations().into_iter().find(|o| o.name.eq_ignore_ascii_case(name));
+        let decl = Options::declarations()
+            .into_iter()
+            .find(|o| o.name.eq_ignore_ascii_case(name));
         let Some(decl) = decl else {
             return Err(format!("unknown option `{name}` (ignored)"));
         };
@@ -143,10 +160,16 @@ impl Options {
         match &decl.kind {
             OptionKind::Spin { min, max, .. } => {
                 let v: i64 = value.parse().map_err(|_| {
-                    format!("option {}: `{value}` is not a whole number ({min}..={max}); value unchanged", decl.name)
+                    format!(
+                        "option {}: `{value}` is not a whole number ({min}..={max}); value unchanged",
+                        decl.name
+                    )
                 })?;
                 if v < *min || v > *max {
-                    return Err(format!("option {}: {v} is outside {min}..={max}; value unchanged", decl.name));
+                    return Err(format!(
+                        "option {}: {v} is outside {min}..={max}; value unchanged",
+                        decl.name
+                    ));
                 }
                 self.set_spin(&decl.name, v);
             }
@@ -155,7 +178,10 @@ impl Options {
                     "true" => true,
                     "false" => false,
                     _ => {
-                        return Err(format!("option {}: `{value}` is not true or false; value unchanged", decl.name));
+                        return Err(format!(
+                            "option {}: `{value}` is not true or false; value unchanged",
+                            decl.name
+                        ));
                     }
                 };
                 self.set_check(&decl.name, v);

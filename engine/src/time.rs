@@ -27,7 +27,10 @@ pub fn budget(go: &GoParams, us: Color, ply: u32, opts: &Options) -> TimeBudget 
     if let Some(mt) = go.movetime {
         let t = ms(Some(mt)).saturating_sub(opts.network_delay_ms).max(1);
         let d = Duration::from_millis(t);
-        return TimeBudget { optimum: Some(d), maximum: Some(d) };
+        return TimeBudget {
+            optimum: Some(d),
+            maximum: Some(d),
+        };
     }
     let (remaining, inc) = match us {
         Color::Black => (go.btime, go.binc),
@@ -54,11 +57,16 @@ pub fn budget(go: &GoParams, us: Color, ply: u32, opts: &Options) -> TimeBudget 
         optimum += byoyomi.saturating_sub(opts.network_delay_ms);
         maximum += byoyomi;
     }
-    optimum = optimum.saturating_sub(opts.network_delay_ms).max(opts.minimum_thinking_time_ms);
+    optimum = optimum
+        .saturating_sub(opts.network_delay_ms)
+        .max(opts.minimum_thinking_time_ms);
     maximum = maximum.max(optimum);
     let optimum = optimum.min(hard_cap);
     let maximum = maximum.min(hard_cap);
-    TimeBudget { optimum: Some(Duration::from_millis(optimum)), maximum: Some(Duration::from_millis(maximum)) }
+    TimeBudget {
+        optimum: Some(Duration::from_millis(optimum)),
+        maximum: Some(Duration::from_millis(maximum)),
+    }
 }
 
 #[cfg(test)]
@@ -67,7 +75,14 @@ mod tests {
 
     fn go(btime: u64, wtime: u64, byoyomi: u64, inc: u64) -> GoParams {
         let d = |v: u64| (v > 0).then(|| Duration::from_millis(v));
-        GoParams { btime: d(btime), wtime: d(wtime), byoyomi: d(byoyomi), binc: d(inc), winc: d(inc), ..GoParams::default() }
+        GoParams {
+            btime: d(btime),
+            wtime: d(wtime),
+            byoyomi: d(byoyomi),
+            binc: d(inc),
+            winc: d(inc),
+            ..GoParams::default()
+        }
     }
 
     #[test]
@@ -77,7 +92,10 @@ mod tests {
             let b = budget(&go(0, 0, byo, 0), Color::Black, 40, &opts);
             let max = b.maximum.unwrap().as_millis() as u64;
             assert!(max < byo, "{byo}: {max}");
-            assert!(max >= byo * 4 / 5 || max + opts.network_delay2_ms >= byo, "{byo}: {max}");
+            assert!(
+                max >= byo * 4 / 5 || max + opts.network_delay2_ms >= byo,
+                "{byo}: {max}"
+            );
         }
     }
 
@@ -93,17 +111,31 @@ mod tests {
 
     #[test]
     fn fischer_spends_the_increment() {
-        let opts = Options { minimum_thinking_time_ms: 0, ..Options::default() };
+        let opts = Options {
+            minimum_thinking_time_ms: 0,
+            ..Options::default()
+        };
         let b = budget(&go(60_000, 60_000, 0, 10_000), Color::Black, 20, &opts);
-        assert!(b.optimum.unwrap() >= Duration::from_millis(9_000));
-        assert!(b.maximum.unwrap() <= Duration::from_millis(70_000));
+        assert!(b.optimum.unwrap() >= Duration::from_secs(9));
+        assert!(b.maximum.unwrap() <= Duration::from_secs(70));
     }
 
     #[test]
     fn no_clock_means_no_limit() {
         let opts = Options::default();
-        assert_eq!(budget(&GoParams::default(), Color::Black, 1, &opts), TimeBudget::default());
-        let b = budget(&GoParams { movetime: Some(Duration::from_millis(1000)), ..GoParams::default() }, Color::Black, 1, &opts);
+        assert_eq!(
+            budget(&GoParams::default(), Color::Black, 1, &opts),
+            TimeBudget::default()
+        );
+        let b = budget(
+            &GoParams {
+                movetime: Some(Duration::from_secs(1)),
+                ..GoParams::default()
+            },
+            Color::Black,
+            1,
+            &opts,
+        );
         assert_eq!(b.maximum, Some(Duration::from_millis(880)));
     }
 }

@@ -37,9 +37,12 @@ impl TranspositionTable {
     /// A table of at most `mb` MiB (rounded down to a power of two entries).
     pub fn new(mb: u64) -> TranspositionTable {
         let entries = (mb.max(1) * 1024 * 1024 / BYTES_PER_ENTRY).max(1);
-        let entries = 1usize << (63 - entries.leading_zeros());
+        let entries = 1usize << entries.ilog2();
         let words = std::iter::repeat_with(|| AtomicU64::new(0)).take(entries * 2).collect();
-        TranspositionTable { words, mask: entries - 1 }
+        TranspositionTable {
+            words,
+            mask: entries - 1,
+        }
     }
 
     /// Size in MiB.
@@ -73,16 +76,22 @@ impl TranspositionTable {
             2 => Bound::Lower,
             _ => Bound::Upper,
         };
-        Some(TtHit { mv, score, depth, bound })
+        Some(TtHit {
+            mv,
+            score,
+            depth,
+            bound,
+        })
     }
 
     /// Stores an entry, replacing whatever was in the slot unless it is the same position
     /// searched deeper.
     pub fn store(&self, key: u64, mv: Option<Move>, score: i32, depth: i32, bound: Bound) {
-        if let Some(old) = self.probe(key) {
-            if old.depth > depth && bound != Bound::Exact {
-                return;
-            }
+        if let Some(old) = self.probe(key)
+            && old.depth > depth
+            && bound != Bound::Exact
+        {
+            return;
         }
         let i = self.slot(key);
         let b: u64 = match bound {
@@ -99,7 +108,9 @@ impl TranspositionTable {
     /// Permille of the first thousand entries in use.
     pub fn hashfull(&self) -> u32 {
         let n = (self.mask + 1).min(1000);
-        let used = (0..n).filter(|&e| self.words[e * 2].load(Ordering::Relaxed) != 0).count();
+        let used = (0..n)
+            .filter(|&e| self.words[e * 2].load(Ordering::Relaxed) != 0)
+            .count();
         (used * 1000 / n) as u32
     }
 }
@@ -114,7 +125,15 @@ mod tests {
         let m = Move::from_usi("7g7f").ok();
         tt.store(0x1234_5678_9abc_def0, m, -321, 7, Bound::Lower);
         let hit = tt.probe(0x1234_5678_9abc_def0).unwrap();
-        assert_eq!(hit, TtHit { mv: m, score: -321, depth: 7, bound: Bound::Lower });
+        assert_eq!(
+            hit,
+            TtHit {
+                mv: m,
+                score: -321,
+                depth: 7,
+                bound: Bound::Lower
+            }
+        );
         assert!(tt.probe(0x1234_5678_9abc_def1).is_none());
         assert!(tt.hashfull() <= 1000);
     }

@@ -30,7 +30,11 @@ pub struct SearchControl {
 
 impl Default for SearchControl {
     fn default() -> SearchControl {
-        SearchControl { stop: AtomicBool::new(false), pondering: AtomicBool::new(false), clock_start: Mutex::new(Instant::now()) }
+        SearchControl {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(false),
+            clock_start: Mutex::new(Instant::now()),
+        }
     }
 }
 

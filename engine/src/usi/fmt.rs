@@ -28,7 +28,11 @@ fn write_words(f: &mut Formatter<'_>, words: &[String]) -> fmt::Result {
 
 /// Writes ` <key> <text>`, or ` <key>` when the text is empty (no trailing space).
 fn write_text(f: &mut Formatter<'_>, key: &str, text: &str) -> fmt::Result {
-    if text.is_empty() { write!(f, " {key}") } else { write!(f, " {key} {text}") }
+    if text.is_empty() {
+        write!(f, " {key}")
+    } else {
+        write!(f, " {key} {text}")
+    }
 }
 
 /// An option value, `<empty>` when empty.

@@ -143,7 +143,9 @@ fn finish<T>(input: &str, strict: bool, value: T) -> Res<'_, T> {
 fn unsigned(token: &str) -> Option<u64> {
     let digits: Res<'_, &str> = all_consuming(digit1).parse(token);
     let (_, digits) = digits.ok()?;
-    Some(digits.bytes().fold(0u64, |acc, digit| acc.saturating_mul(10).saturating_add(u64::from(digit - b'0'))))
+    Some(digits.bytes().fold(0u64, |acc, digit| {
+        acc.saturating_mul(10).saturating_add(u64::from(digit - b'0'))
+    }))
 }
 
 /// A token of decimal digits with an optional sign, saturated at the `i64` range.
@@ -169,12 +171,7 @@ fn saturate_i32(value: i64) -> i32 {
 
 /// The value after `key`: a token that `convert` accepts, else a failure saying what `key`
 /// needs (`what`) and what was found.
-fn value_of<'a, T>(
-    input: &'a str,
-    key: &str,
-    what: &str,
-    convert: impl Fn(&str) -> Option<T>,
-) -> Res<'a, T> {
+fn value_of<'a, T>(input: &'a str, key: &str, what: &str, convert: impl Fn(&str) -> Option<T>) -> Res<'a, T> {
     match token(input) {
         Ok((after, token)) => match convert(token) {
             Some(value) => Ok((after, value)),
@@ -199,13 +196,18 @@ pub fn parse_gui_line(line: &str) -> Result<GuiMessage, ParseError> {
 /// any other line is rejected (unknown or repeated tokens, other spacing or order, defaulted
 /// arguments).
 pub fn parse_gui_line_strict(line: &str) -> Result<GuiMessage, ParseError> {
-    let line = line.strip_suffix('\n').map_or(line, |line| line.strip_suffix('\r').unwrap_or(line));
+    let line = line
+        .strip_suffix('\n')
+        .map_or(line, |line| line.strip_suffix('\r').unwrap_or(line));
     let message = gui_line(clean(line), true)?;
     let expected = message.to_string();
     if expected == line {
         Ok(message)
     } else {
-        Err(ParseError::NotCanonical { line: line.to_owned(), expected })
+        Err(ParseError::NotCanonical {
+            line: line.to_owned(),
+            expected,
+        })
     }
 }
 
@@ -223,7 +225,10 @@ fn conclude<T>(command: &'static str, result: Res<'_, T>) -> Result<T, ParseErro
         Err(nom::Err::Failure(Fail(Some(reason))) | nom::Err::Error(Fail(Some(reason)))) => {
             Err(ParseError::Invalid { command, reason })
         }
-        Err(_) => Err(ParseError::Invalid { command, reason: "malformed arguments".to_owned() }),
+        Err(_) => Err(ParseError::Invalid {
+            command,
+            reason: "malformed arguments".to_owned(),
+        }),
     }
 }
 
@@ -262,7 +267,13 @@ fn setoption(input: &str) -> Res<'_, GuiMessage> {
     let (input, more) = many0(token_except(&["value"])).parse(input)?;
     let name = std::iter::once(first).chain(more).collect::<Vec<_>>().join(" ");
     let (input, value) = opt(preceded(keyword("value"), text)).parse(input)?;
-    Ok((input, GuiMessage::SetOption { name, value: value.map(str::to_owned) }))
+    Ok((
+        input,
+        GuiMessage::SetOption {
+            name,
+            value: value.map(str::to_owned),
+        },
+    ))
 }
 
 /// `position (startpos | sfen <3 or 4 fields>) [moves <m>...]`.
@@ -284,7 +295,12 @@ fn position(input: &str) -> Res<'_, GuiMessage> {
     };
     let (input, moves) = match token(input) {
         Ok((input, "moves")) => many0(token).parse(input)?,
-        Ok((_, other)) => return fail(format!("expected `moves` or the end of the line, found {}", found(Some(other)))),
+        Ok((_, other)) => {
+            return fail(format!(
+                "expected `moves` or the end of the line, found {}",
+                found(Some(other))
+            ));
+        }
         Err(_) => (input, Vec::new()),
     };
     let moves = moves.into_iter().map(str::to_owned).collect();
@@ -312,8 +328,12 @@ fn go(mut input: &str, strict: bool) -> Res<'_, GuiMessage> {
             _ => None,
         };
         if let Some(slot) = time_slot {
-            let (after, time) =
-                value_of(input, key, "a number of milliseconds", |token| unsigned(token).map(Duration::from_millis))?;
+            // A negative time (a clock that ran over) counts as zero, as GUIs mean it.
+            let (after, time) = value_of(input, key, "a number of milliseconds", |token| {
+                unsigned(token)
+                    .or_else(|| signed(token).filter(|v| !strict && *v < 0).map(|_| 0))
+                    .map(Duration::from_millis)
+            })?;
             *slot = Some(time);
             input = after;
             continue;
@@ -322,7 +342,9 @@ fn go(mut input: &str, strict: bool) -> Res<'_, GuiMessage> {
             "ponder" => params.ponder = true,
             "infinite" => params.infinite = true,
             "depth" => {
-                let (after, depth) = value_of(input, key, "a number of plies", |token| unsigned(token).map(saturate_u32))?;
+                let (after, depth) = value_of(input, key, "a number of plies", |token| {
+                    unsigned(token).map(saturate_u32)
+                })?;
                 params.depth = Some(depth);
                 input = after;
             }
@@ -366,7 +388,14 @@ fn gameover(input: &str, strict: bool) -> Res<'_, GuiMessage> {
         Ok((after, "win")) => (after, Some(GameResult::Win)),
         Ok((after, "lose")) => (after, Some(GameResult::Lose)),
         Ok((after, "draw")) => (after, Some(GameResult::Draw)),
-        Ok((_, other)) => return fail(format!("expected `win`, `lose` or `draw`, found {}", found(Some(other)))),
+        // An unknown result word still ends the game (MyShogi proposes `unknown`).
+        Ok((after, _)) if !strict => (after, None),
+        Ok((_, other)) => {
+            return fail(format!(
+                "expected `win`, `lose` or `draw`, found {}",
+                found(Some(other))
+            ));
+        }
         Err(_) => (input, None),
     };
     finish(input, strict, GuiMessage::GameOver(result))
@@ -439,7 +468,10 @@ fn option(input: &str) -> Res<'_, EngineMessage> {
     let (input, more) = many0(token_except(&["type"])).parse(input)?;
     let name = std::iter::once(first).chain(more).collect::<Vec<_>>().join(" ");
     let Ok((input, _)) = keyword("type").parse(input) else {
-        return fail(format!("expected `type` after the option name, found {}", found(peek_token(input))));
+        return fail(format!(
+            "expected `type` after the option name, found {}",
+            found(peek_token(input))
+        ));
     };
     let Ok((mut input, kind)) = token(input) else {
         return fail("`type` needs an option type, found nothing".to_owned());
@@ -508,9 +540,16 @@ fn option(input: &str) -> Res<'_, EngineMessage> {
             (Ok(default), Ok(min), Ok(max)) => OptionKind::Spin { default, min, max },
             (Err(reason), _, _) | (_, Err(reason), _) | (_, _, Err(reason)) => return fail(reason),
         },
-        "combo" => OptionKind::Combo { default: default.unwrap_or_default(), vars },
-        "string" => OptionKind::String { default: default.unwrap_or_default() },
-        "filename" => OptionKind::Filename { default: default.unwrap_or_default() },
+        "combo" => OptionKind::Combo {
+            default: default.unwrap_or_default(),
+            vars,
+        },
+        "string" => OptionKind::String {
+            default: default.unwrap_or_default(),
+        },
+        "filename" => OptionKind::Filename {
+            default: default.unwrap_or_default(),
+        },
         _ => OptionKind::Button,
     };
     Ok((input, EngineMessage::Option(UsiOption { name, kind })))
@@ -529,7 +568,12 @@ fn bestmove(input: &str) -> Res<'_, EngineMessage> {
             Ok((after, mv)) => (after, Some(mv.to_owned())),
             Err(_) => return fail("`ponder` needs a move, found nothing".to_owned()),
         },
-        Ok((_, other)) => return fail(format!("expected `ponder` or the end of the line, found {}", found(Some(other)))),
+        Ok((_, other)) => {
+            return fail(format!(
+                "expected `ponder` or the end of the line, found {}",
+                found(Some(other))
+            ));
+        }
         Err(_) => (input, None),
     };
     finish(input, true, EngineMessage::BestMove { mv, ponder })
@@ -551,8 +595,9 @@ fn checkmate(input: &str) -> Res<'_, EngineMessage> {
 }
 
 /// The attribute keys of `info`; a `pv` ends at the next one.
-const INFO_KEYS: &[&str] =
-    &["depth", "seldepth", "time", "nodes", "nps", "hashfull", "multipv", "score", "currmove", "pv", "string"];
+const INFO_KEYS: &[&str] = &[
+    "depth", "seldepth", "time", "nodes", "nps", "hashfull", "multipv", "score", "currmove", "pv", "string",
+];
 
 /// `info <attr>...`.
 fn info(input: &str) -> Res<'_, EngineMessage> {
@@ -572,9 +617,7 @@ fn info_attr(input: &str) -> Res<'_, InfoAttr> {
         "multipv" => small(input, "a line number").map(|(i, v)| (i, InfoAttr::MultiPv(v))),
         "nodes" => count(input, "a number of nodes").map(|(i, v)| (i, InfoAttr::Nodes(v))),
         "nps" => count(input, "a number of nodes per second").map(|(i, v)| (i, InfoAttr::Nps(v))),
-        "time" => {
-            count(input, "a number of milliseconds").map(|(i, v)| (i, InfoAttr::Time(Duration::from_millis(v))))
-        }
+        "time" => count(input, "a number of milliseconds").map(|(i, v)| (i, InfoAttr::Time(Duration::from_millis(v)))),
         "score" => score(input).map(|(i, v)| (i, InfoAttr::Score(v))),
         "currmove" => match token(input) {
             Ok((after, mv)) => Ok((after, InfoAttr::CurrMove(mv.to_owned()))),

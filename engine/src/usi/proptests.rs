@@ -11,12 +11,76 @@ use super::*;
 
 /// Every keyword the parsers know, to steer random lines into deep paths.
 const KEYWORDS: &[&str] = &[
-    "usi", "isready", "usinewgame", "setoption", "name", "value", "position", "startpos", "sfen", "moves", "go",
-    "ponder", "btime", "wtime", "byoyomi", "binc", "winc", "infinite", "depth", "nodes", "movetime", "mate", "stop",
-    "ponderhit", "gameover", "win", "lose", "draw", "quit", "d", "perft", "bench", "id", "author", "usiok", "readyok",
-    "option", "type", "check", "spin", "combo", "button", "string", "filename", "default", "min", "max", "var",
-    "<empty>", "bestmove", "resign", "checkmate", "nomate", "timeout", "notimplemented", "info", "seldepth", "time",
-    "nps", "hashfull", "multipv", "score", "cp", "lowerbound", "upperbound", "currmove", "pv", "+", "-", "true",
+    "usi",
+    "isready",
+    "usinewgame",
+    "setoption",
+    "name",
+    "value",
+    "position",
+    "startpos",
+    "sfen",
+    "moves",
+    "go",
+    "ponder",
+    "btime",
+    "wtime",
+    "byoyomi",
+    "binc",
+    "winc",
+    "infinite",
+    "depth",
+    "nodes",
+    "movetime",
+    "mate",
+    "stop",
+    "ponderhit",
+    "gameover",
+    "win",
+    "lose",
+    "draw",
+    "quit",
+    "d",
+    "perft",
+    "bench",
+    "id",
+    "author",
+    "usiok",
+    "readyok",
+    "option",
+    "type",
+    "check",
+    "spin",
+    "combo",
+    "button",
+    "string",
+    "filename",
+    "default",
+    "min",
+    "max",
+    "var",
+    "<empty>",
+    "bestmove",
+    "resign",
+    "checkmate",
+    "nomate",
+    "timeout",
+    "notimplemented",
+    "info",
+    "seldepth",
+    "time",
+    "nps",
+    "hashfull",
+    "multipv",
+    "score",
+    "cp",
+    "lowerbound",
+    "upperbound",
+    "currmove",
+    "pv",
+    "+",
+    "-",
+    "true",
     "false",
 ];
 
@@ -46,9 +110,8 @@ fn text() -> impl Strategy<Value = String> {
 
 /// Tokens joined by single spaces, the first one free, the others not equal to `stop`.
 fn words(stop: &'static [&'static str]) -> impl Strategy<Value = String> {
-    (token(), vec(token_except(stop), 0..3)).prop_map(|(first, rest)| {
-        std::iter::once(first).chain(rest).collect::<Vec<_>>().join(" ")
-    })
+    (token(), vec(token_except(stop), 0..3))
+        .prop_map(|(first, rest)| std::iter::once(first).chain(rest).collect::<Vec<_>>().join(" "))
 }
 
 fn millis() -> impl Strategy<Value = Duration> {
@@ -56,24 +119,36 @@ fn millis() -> impl Strategy<Value = Duration> {
 }
 
 fn go_params() -> impl Strategy<Value = GoParams> {
-    let mate = of(prop_oneof![Just(MateParam::Infinite), millis().prop_map(MateParam::Timeout)]);
+    let mate = of(prop_oneof![
+        Just(MateParam::Infinite),
+        millis().prop_map(MateParam::Timeout)
+    ]);
     (
-        (of(millis()), of(millis()), of(millis()), of(millis()), of(millis()), of(millis())),
+        (
+            of(millis()),
+            of(millis()),
+            of(millis()),
+            of(millis()),
+            of(millis()),
+            of(millis()),
+        ),
         (any::<bool>(), any::<bool>(), of(any::<u32>()), of(any::<u64>()), mate),
     )
-        .prop_map(|((btime, wtime, byoyomi, binc, winc, movetime), (infinite, ponder, depth, nodes, mate))| GoParams {
-            btime,
-            wtime,
-            byoyomi,
-            binc,
-            winc,
-            infinite,
-            ponder,
-            depth,
-            nodes,
-            movetime,
-            mate,
-        })
+        .prop_map(
+            |((btime, wtime, byoyomi, binc, winc, movetime), (infinite, ponder, depth, nodes, mate))| GoParams {
+                btime,
+                wtime,
+                byoyomi,
+                binc,
+                winc,
+                infinite,
+                ponder,
+                depth,
+                nodes,
+                movetime,
+                mate,
+            },
+        )
 }
 
 fn gui_message() -> impl Strategy<Value = GuiMessage> {
@@ -116,7 +191,11 @@ fn option_value() -> impl Strategy<Value = String> {
 fn option_kind() -> impl Strategy<Value = OptionKind> {
     prop_oneof![
         any::<bool>().prop_map(|default| OptionKind::Check { default }),
-        (any::<i64>(), any::<i64>(), any::<i64>()).prop_map(|(default, min, max)| OptionKind::Spin { default, min, max }),
+        (any::<i64>(), any::<i64>(), any::<i64>()).prop_map(|(default, min, max)| OptionKind::Spin {
+            default,
+            min,
+            max
+        }),
         (option_value(), vec(option_value(), 0..4)).prop_map(|(default, vars)| OptionKind::Combo { default, vars }),
         Just(OptionKind::Button),
         option_value().prop_map(|default| OptionKind::String { default }),
@@ -164,11 +243,12 @@ fn engine_message() -> impl Strategy<Value = EngineMessage> {
         Just(CheckmateResult::Timeout),
         Just(CheckmateResult::NotImplemented),
     ];
-    let info = (vec(plain_info_attr(), 0..8), of(vec(usi_move(), 0..6)), of(text())).prop_map(|(mut attrs, pv, string)| {
-        attrs.extend(pv.map(InfoAttr::Pv));
-        attrs.extend(string.map(InfoAttr::String));
-        EngineMessage::Info(attrs)
-    });
+    let info =
+        (vec(plain_info_attr(), 0..8), of(vec(usi_move(), 0..6)), of(text())).prop_map(|(mut attrs, pv, string)| {
+            attrs.extend(pv.map(InfoAttr::Pv));
+            attrs.extend(string.map(InfoAttr::String));
+            EngineMessage::Info(attrs)
+        });
     prop_oneof![
         text().prop_map(|name| EngineMessage::Id(IdInfo::Name(name))),
         text().prop_map(|author| EngineMessage::Id(IdInfo::Author(author))),

@@ -93,59 +93,107 @@ fn empty_and_unknown_lines() {
         assert_eq!(parse_gui_line_strict(line), Err(ParseError::Empty), "{line:?}");
         assert_eq!(parse_engine_line(line), Err(ParseError::Empty), "{line:?}");
     }
-    assert_eq!(parse_gui_line("foo bar"), Err(ParseError::UnknownCommand("foo".to_owned())));
+    assert_eq!(
+        parse_gui_line("foo bar"),
+        Err(ParseError::UnknownCommand("foo".to_owned()))
+    );
     // Commands are case-sensitive.
     assert_eq!(parse_gui_line("USI"), Err(ParseError::UnknownCommand("USI".to_owned())));
-    assert_eq!(parse_gui_line("debug on"), Err(ParseError::UnknownCommand("debug".to_owned())));
+    assert_eq!(
+        parse_gui_line("debug on"),
+        Err(ParseError::UnknownCommand("debug".to_owned()))
+    );
     assert_eq!(parse_gui_line("usi\r"), Ok(GuiMessage::Usi));
     assert_eq!(parse_gui_line("\u{feff}usi"), Ok(GuiMessage::Usi), "byte-order mark");
     assert_eq!(gui_error("foo"), "unknown command `foo`");
-    assert_eq!(parse_engine_line("bogus"), Err(ParseError::UnknownCommand("bogus".to_owned())));
+    assert_eq!(
+        parse_engine_line("bogus"),
+        Err(ParseError::UnknownCommand("bogus".to_owned()))
+    );
 }
 
 // --- setoption -------------------------------------------------------------------------------
 
 fn setoption(name: &str, value: Option<&str>) -> GuiMessage {
-    GuiMessage::SetOption { name: name.to_owned(), value: value.map(str::to_owned) }
+    GuiMessage::SetOption {
+        name: name.to_owned(),
+        value: value.map(str::to_owned),
+    }
 }
 
 #[test]
 fn setoption_wire() {
     assert_gui_wire(&setoption("USI_Hash", Some("256")), "setoption name USI_Hash value 256");
-    assert_gui_wire(&setoption("USI_Ponder", Some("true")), "setoption name USI_Ponder value true");
-    assert_gui_wire(&setoption("Book", Some("my book file.db")), "setoption name Book value my book file.db");
+    assert_gui_wire(
+        &setoption("USI_Ponder", Some("true")),
+        "setoption name USI_Ponder value true",
+    );
+    assert_gui_wire(
+        &setoption("Book", Some("my book file.db")),
+        "setoption name Book value my book file.db",
+    );
     assert_gui_wire(&setoption("ClearHash", None), "setoption name ClearHash");
     assert_gui_wire(&setoption("BookFile", Some("")), "setoption name BookFile value");
     // Inner whitespace of a value is kept (paths).
-    assert_gui_wire(&setoption("EvalDir", Some(r"C:\My  Evals\x")), r"setoption name EvalDir value C:\My  Evals\x");
+    assert_gui_wire(
+        &setoption("EvalDir", Some(r"C:\My  Evals\x")),
+        r"setoption name EvalDir value C:\My  Evals\x",
+    );
 }
 
 #[test]
 fn setoption_lenient() {
     // Real-client lines: Shogidokoro/ShogiHome always send USI_Hash and USI_Ponder.
-    assert_eq!(gui("setoption name USI_Ponder value true"), setoption("USI_Ponder", Some("true")));
-    assert_eq!(gui("setoption name USI_Hash value 32\r\n"), setoption("USI_Hash", Some("32")));
-    assert_eq!(gui("setoption name Book value my book file.db"), setoption("Book", Some("my book file.db")));
-    assert_eq!(gui("setoption  name\tBook   value   my book file.db  \r\n"), setoption("Book", Some("my book file.db")));
+    assert_eq!(
+        gui("setoption name USI_Ponder value true"),
+        setoption("USI_Ponder", Some("true"))
+    );
+    assert_eq!(
+        gui("setoption name USI_Hash value 32\r\n"),
+        setoption("USI_Hash", Some("32"))
+    );
+    assert_eq!(
+        gui("setoption name Book value my book file.db"),
+        setoption("Book", Some("my book file.db"))
+    );
+    assert_eq!(
+        gui("setoption  name\tBook   value   my book file.db  \r\n"),
+        setoption("Book", Some("my book file.db"))
+    );
     // `value` with nothing after it: an empty value; no `value`: none.
     assert_eq!(gui("setoption name BookFile value"), setoption("BookFile", Some("")));
     assert_eq!(gui("setoption name BookFile value   "), setoption("BookFile", Some("")));
     assert_eq!(gui("setoption name ClearHash"), setoption("ClearHash", None));
     // Names with spaces (ShogiArena allows them) are joined with single spaces.
-    assert_eq!(gui("setoption name Book  File value x"), setoption("Book File", Some("x")));
+    assert_eq!(
+        gui("setoption name Book  File value x"),
+        setoption("Book File", Some("x"))
+    );
     // The token after `name` is the name, even `value`.
     assert_eq!(gui("setoption name value value 3"), setoption("value", Some("3")));
     // A value may contain the word `value`.
-    assert_eq!(gui("setoption name A value x value y"), setoption("A", Some("x value y")));
+    assert_eq!(
+        gui("setoption name A value x value y"),
+        setoption("A", Some("x value y"))
+    );
     // Non-ASCII values (cshogi encodes with the OS locale) pass through.
-    assert_eq!(gui("setoption name EvalDir value 評価関数"), setoption("EvalDir", Some("評価関数")));
+    assert_eq!(
+        gui("setoption name EvalDir value 評価関数"),
+        setoption("EvalDir", Some("評価関数"))
+    );
 }
 
 #[test]
 fn setoption_errors() {
     assert_eq!(gui_error("setoption"), "setoption: expected `name`, found nothing");
-    assert_eq!(gui_error("setoption USI_Hash value 3"), "setoption: expected `name`, found `USI_Hash`");
-    assert_eq!(gui_error("setoption name"), "setoption: `name` needs an option name, found nothing");
+    assert_eq!(
+        gui_error("setoption USI_Hash value 3"),
+        "setoption: expected `name`, found `USI_Hash`"
+    );
+    assert_eq!(
+        gui_error("setoption name"),
+        "setoption: `name` needs an option name, found nothing"
+    );
     assert!(parse_gui_line_strict("setoption name a  b").is_err());
     assert!(parse_gui_line_strict("setoption name a value ").is_err());
 }
@@ -155,20 +203,29 @@ fn setoption_errors() {
 const HANDICAP: &str = "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1";
 
 fn position(start: PositionStart, moves: &[&str]) -> GuiMessage {
-    GuiMessage::Position { start, moves: strings(moves) }
+    GuiMessage::Position {
+        start,
+        moves: strings(moves),
+    }
 }
 
 #[test]
 fn position_wire() {
     assert_gui_wire(&position(PositionStart::StartPos, &[]), "position startpos");
-    assert_gui_wire(&position(PositionStart::StartPos, &["7g7f"]), "position startpos moves 7g7f");
+    assert_gui_wire(
+        &position(PositionStart::StartPos, &["7g7f"]),
+        "position startpos moves 7g7f",
+    );
     assert_gui_wire(
         &position(PositionStart::StartPos, &["7g7f", "3c3d", "8h2b+", "3a2b", "B*4e"]),
         "position startpos moves 7g7f 3c3d 8h2b+ 3a2b B*4e",
     );
     let sfen = PositionStart::Sfen(HANDICAP.to_owned());
     assert_gui_wire(&position(sfen.clone(), &[]), &format!("position sfen {HANDICAP}"));
-    assert_gui_wire(&position(sfen, &["5a4b", "7g7f"]), &format!("position sfen {HANDICAP} moves 5a4b 7g7f"));
+    assert_gui_wire(
+        &position(sfen, &["5a4b", "7g7f"]),
+        &format!("position sfen {HANDICAP} moves 5a4b 7g7f"),
+    );
 }
 
 #[test]
@@ -178,7 +235,10 @@ fn position_lenient() {
     assert_eq!(gui("position startpos"), position(PositionStart::StartPos, &[]));
     // Missing move number.
     let three = "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w -";
-    assert_eq!(gui(&format!("position sfen {three} moves 5a4b")), position(PositionStart::Sfen(three.to_owned()), &["5a4b"]));
+    assert_eq!(
+        gui(&format!("position sfen {three} moves 5a4b")),
+        position(PositionStart::Sfen(three.to_owned()), &["5a4b"])
+    );
     // Extra blanks between fields are normalised.
     assert_eq!(
         gui("position  sfen\t4k4/9/9/9/9/9/9/9/4K4  b   2G  7\r\n"),
@@ -189,7 +249,10 @@ fn position_lenient() {
         gui(&format!("position sfen {HANDICAP} moves pass 7g7f 0000")),
         position(PositionStart::Sfen(HANDICAP.to_owned()), &["pass", "7g7f", "0000"])
     );
-    assert_eq!(gui("position startpos moves 7g7f pass"), position(PositionStart::StartPos, &["7g7f", "pass"]));
+    assert_eq!(
+        gui("position startpos moves 7g7f pass"),
+        position(PositionStart::StartPos, &["7g7f", "pass"])
+    );
     // Strict parsing wants the canonical form.
     assert!(parse_gui_line_strict("position startpos moves").is_err());
     assert!(parse_gui_line_strict("position startpos  moves 7g7f").is_err());
@@ -197,9 +260,18 @@ fn position_lenient() {
 
 #[test]
 fn position_errors() {
-    assert_eq!(gui_error("position"), "position: expected `startpos` or `sfen`, found nothing");
-    assert_eq!(gui_error("position 7g7f"), "position: expected `startpos` or `sfen`, found `7g7f`");
-    assert_eq!(gui_error("position startpos 7g7f"), "position: expected `moves` or the end of the line, found `7g7f`");
+    assert_eq!(
+        gui_error("position"),
+        "position: expected `startpos` or `sfen`, found nothing"
+    );
+    assert_eq!(
+        gui_error("position 7g7f"),
+        "position: expected `startpos` or `sfen`, found `7g7f`"
+    );
+    assert_eq!(
+        gui_error("position startpos 7g7f"),
+        "position: expected `moves` or the end of the line, found `7g7f`"
+    );
     let two = gui_error("position sfen 4k4/9/9/9/9/9/9/9/4K4 b");
     assert_eq!(
         two,
@@ -216,12 +288,35 @@ fn go_wire() {
     let cases = [
         (GoParams::default(), "go"),
         (
-            GoParams { btime: Some(ms(60000)), wtime: Some(ms(50000)), byoyomi: Some(ms(10000)), ..GoParams::default() },
+            GoParams {
+                btime: Some(ms(60000)),
+                wtime: Some(ms(50000)),
+                byoyomi: Some(ms(10000)),
+                ..GoParams::default()
+            },
             "go btime 60000 wtime 50000 byoyomi 10000",
         ),
-        (GoParams { mate: Some(MateParam::Infinite), ..GoParams::default() }, "go mate infinite"),
-        (GoParams { mate: Some(MateParam::Timeout(ms(5000))), ..GoParams::default() }, "go mate 5000"),
-        (GoParams { infinite: true, ..GoParams::default() }, "go infinite"),
+        (
+            GoParams {
+                mate: Some(MateParam::Infinite),
+                ..GoParams::default()
+            },
+            "go mate infinite",
+        ),
+        (
+            GoParams {
+                mate: Some(MateParam::Timeout(ms(5000))),
+                ..GoParams::default()
+            },
+            "go mate 5000",
+        ),
+        (
+            GoParams {
+                infinite: true,
+                ..GoParams::default()
+            },
+            "go infinite",
+        ),
         (
             GoParams {
                 ponder: true,
@@ -234,7 +329,12 @@ fn go_wire() {
             "go ponder btime 52000 wtime 60000 binc 5000 winc 5000",
         ),
         (
-            GoParams { movetime: Some(ms(1000)), depth: Some(12), nodes: Some(1_000_000), ..GoParams::default() },
+            GoParams {
+                movetime: Some(ms(1000)),
+                depth: Some(12),
+                nodes: Some(1_000_000),
+                ..GoParams::default()
+            },
             "go movetime 1000 depth 12 nodes 1000000",
         ),
     ];
@@ -242,17 +342,35 @@ fn go_wire() {
         assert_gui_wire(&GuiMessage::Go(params), wire);
     }
     // Sub-millisecond parts are not printed.
-    assert_eq!(GoParams { btime: Some(Duration::from_micros(1500)), ..GoParams::default() }.to_string(), "go btime 1");
+    assert_eq!(
+        GoParams {
+            btime: Some(Duration::from_micros(1500)),
+            ..GoParams::default()
+        }
+        .to_string(),
+        "go btime 1"
+    );
 }
 
 #[test]
 fn go_real_clients() {
     // cshogi, byoyomi-only time control: no btime/wtime.
-    assert_eq!(go("go byoyomi 1000"), GoParams { byoyomi: Some(ms(1000)), ..GoParams::default() });
+    assert_eq!(
+        go("go byoyomi 1000"),
+        GoParams {
+            byoyomi: Some(ms(1000)),
+            ..GoParams::default()
+        }
+    );
     // ShogiGUI / Shogidokoro pure byoyomi.
     assert_eq!(
         go("go btime 0 wtime 0 byoyomi 10000\r\n"),
-        GoParams { btime: Some(ms(0)), wtime: Some(ms(0)), byoyomi: Some(ms(10000)), ..GoParams::default() }
+        GoParams {
+            btime: Some(ms(0)),
+            wtime: Some(ms(0)),
+            byoyomi: Some(ms(10000)),
+            ..GoParams::default()
+        }
     );
     // Shogidokoro's first Fischer move.
     assert_eq!(
@@ -273,24 +391,48 @@ fn go_real_clients() {
     assert!(ponder.ponder);
     assert_eq!(ponder.byoyomi, Some(ms(3000)));
     // ShogiHome early ponder: bare `go ponder`.
-    assert_eq!(go("go ponder"), GoParams { ponder: true, ..GoParams::default() });
+    assert_eq!(
+        go("go ponder"),
+        GoParams {
+            ponder: true,
+            ..GoParams::default()
+        }
+    );
     // ShogiArena puts `ponder` after the times.
     let arena = go("go btime 1000 wtime 2000 byoyomi 3000 ponder");
     assert!(arena.ponder);
     assert_eq!(arena.btime, Some(ms(1000)));
     // cshogi with a node limit, bare `go`.
-    assert_eq!(go("go nodes 100000"), GoParams { nodes: Some(100_000), ..GoParams::default() });
+    assert_eq!(
+        go("go nodes 100000"),
+        GoParams {
+            nodes: Some(100_000),
+            ..GoParams::default()
+        }
+    );
     assert_eq!(go("go"), GoParams::default());
     // Analysis.
-    assert_eq!(go("go infinite"), GoParams { infinite: true, ..GoParams::default() });
+    assert_eq!(
+        go("go infinite"),
+        GoParams {
+            infinite: true,
+            ..GoParams::default()
+        }
+    );
     // Mate requests (Shogidokoro, ShogiHome, cshogi), and YaneuraOu's bare form.
     assert_eq!(go("go mate 10000").mate, Some(MateParam::Timeout(ms(10000))));
     assert_eq!(go("go mate infinite").mate, Some(MateParam::Infinite));
-    assert!(!go("go mate infinite").infinite, "`infinite` after `mate` is its argument");
+    assert!(
+        !go("go mate infinite").infinite,
+        "`infinite` after `mate` is its argument"
+    );
     assert_eq!(go("go mate").mate, Some(MateParam::Infinite));
     // MyShogi's `go mate nodes N`.
     let mate_nodes = go("go mate nodes 5000");
-    assert_eq!((mate_nodes.mate, mate_nodes.nodes), (Some(MateParam::Infinite), Some(5000)));
+    assert_eq!(
+        (mate_nodes.mate, mate_nodes.nodes),
+        (Some(MateParam::Infinite), Some(5000))
+    );
     let both = go("go infinite mate");
     assert!(both.infinite);
     assert_eq!(both.mate, Some(MateParam::Infinite));
@@ -300,28 +442,73 @@ fn go_real_clients() {
 fn go_lenient() {
     // Unknown tokens (UCI leftovers, YaneuraOu extensions) are ignored, wherever they are.
     let params = go("go searchmoves 7g7f 2g2f movestogo 20 btime 100 rtime 300 wtime\t200  ");
-    assert_eq!(params, GoParams { btime: Some(ms(100)), wtime: Some(ms(200)), ..GoParams::default() });
+    assert_eq!(
+        params,
+        GoParams {
+            btime: Some(ms(100)),
+            wtime: Some(ms(200)),
+            ..GoParams::default()
+        }
+    );
     // A repeated key keeps its last value.
     assert_eq!(go("go btime 1 btime 2").btime, Some(ms(2)));
     // Huge numbers saturate.
     assert_eq!(go("go btime 99999999999999999999999999999").btime, Some(ms(u64::MAX)));
     assert_eq!(go("go depth 99999999999").depth, Some(u32::MAX));
     assert_eq!(go("go nodes 18446744073709551616").nodes, Some(u64::MAX));
-    assert_eq!(go("go mate 99999999999999999999999").mate, Some(MateParam::Timeout(ms(u64::MAX))));
-    assert_eq!(GuiMessage::Go(go("go btime 99999999999999999999")).to_string(), "go btime 18446744073709551615");
+    assert_eq!(
+        go("go mate 99999999999999999999999").mate,
+        Some(MateParam::Timeout(ms(u64::MAX)))
+    );
+    assert_eq!(
+        GuiMessage::Go(go("go btime 99999999999999999999")).to_string(),
+        "go btime 18446744073709551615"
+    );
 }
 
 #[test]
 fn go_errors() {
-    assert_eq!(gui_error("go btime abc"), "go: `btime` needs a number of milliseconds, found `abc`");
-    assert_eq!(gui_error("go btime"), "go: `btime` needs a number of milliseconds, found nothing");
-    assert_eq!(gui_error("go wtime -100"), "go: `wtime` needs a number of milliseconds, found `-100`");
-    assert_eq!(gui_error("go btime 1000 byoyomi ponder"), "go: `byoyomi` needs a number of milliseconds, found `ponder`");
-    assert_eq!(gui_error("go binc 1.5"), "go: `binc` needs a number of milliseconds, found `1.5`");
-    assert_eq!(gui_error("go depth x"), "go: `depth` needs a number of plies, found `x`");
-    assert_eq!(gui_error("go nodes +5"), "go: `nodes` needs a number of nodes, found `+5`");
-    assert_eq!(gui_error("go mate abc"), "go: `mate` needs a number of milliseconds or `infinite`, found `abc`");
-    assert_eq!(gui_error("go mate -1"), "go: `mate` needs a number of milliseconds or `infinite`, found `-1`");
+    assert_eq!(
+        gui_error("go btime abc"),
+        "go: `btime` needs a number of milliseconds, found `abc`"
+    );
+    assert_eq!(
+        gui_error("go btime"),
+        "go: `btime` needs a number of milliseconds, found nothing"
+    );
+    // A negative clock counts as zero in lenient parsing; strict parsing refuses it.
+    assert_eq!(
+        gui("go wtime -100"),
+        GuiMessage::Go(GoParams {
+            wtime: Some(Duration::ZERO),
+            ..GoParams::default()
+        })
+    );
+    assert!(parse_gui_line_strict("go wtime -100").is_err());
+    assert_eq!(
+        gui_error("go btime 1000 byoyomi ponder"),
+        "go: `byoyomi` needs a number of milliseconds, found `ponder`"
+    );
+    assert_eq!(
+        gui_error("go binc 1.5"),
+        "go: `binc` needs a number of milliseconds, found `1.5`"
+    );
+    assert_eq!(
+        gui_error("go depth x"),
+        "go: `depth` needs a number of plies, found `x`"
+    );
+    assert_eq!(
+        gui_error("go nodes +5"),
+        "go: `nodes` needs a number of nodes, found `+5`"
+    );
+    assert_eq!(
+        gui_error("go mate abc"),
+        "go: `mate` needs a number of milliseconds or `infinite`, found `abc`"
+    );
+    assert_eq!(
+        gui_error("go mate -1"),
+        "go: `mate` needs a number of milliseconds or `infinite`, found `-1`"
+    );
     // Strict parsing: no unknown tokens, canonical order, no bare `mate`.
     assert!(parse_gui_line_strict("go searchmoves 7g7f").is_err());
     assert!(parse_gui_line_strict("go wtime 1 btime 2").is_err());
@@ -330,7 +517,10 @@ fn go_errors() {
     assert!(parse_gui_line_strict("go btime 01").is_err());
     assert_eq!(
         parse_gui_line_strict("go btime 1 btime 2"),
-        Err(ParseError::NotCanonical { line: "go btime 1 btime 2".to_owned(), expected: "go btime 2".to_owned() })
+        Err(ParseError::NotCanonical {
+            line: "go btime 1 btime 2".to_owned(),
+            expected: "go btime 2".to_owned()
+        })
     );
 }
 
@@ -344,7 +534,9 @@ fn gameover() {
     // cshogi sends a bare `gameover`.
     assert_gui_wire(&GuiMessage::GameOver(None), "gameover");
     assert_eq!(gui("gameover draw\r\n"), GuiMessage::GameOver(Some(GameResult::Draw)));
-    assert_eq!(gui_error("gameover unknown"), "gameover: expected `win`, `lose` or `draw`, found `unknown`");
+    // Any other result word still ends the game; strict parsing refuses it.
+    assert_eq!(gui("gameover unknown"), GuiMessage::GameOver(None));
+    assert!(parse_gui_line_strict("gameover unknown").is_err());
     assert!(parse_gui_line_strict("gameover win now").is_err());
 }
 
@@ -382,7 +574,12 @@ fn shogihome_transcript() {
     ];
     for line in lines {
         // All of them are in canonical form.
-        assert_eq!(parse_gui_line_strict(line).map(|message| message.to_string()).as_deref(), Ok(line));
+        assert_eq!(
+            parse_gui_line_strict(line)
+                .map(|message| message.to_string())
+                .as_deref(),
+            Ok(line)
+        );
     }
 }
 
@@ -390,93 +587,221 @@ fn shogihome_transcript() {
 
 #[test]
 fn id_and_simple_answers() {
-    assert_engine_wire(&EngineMessage::Id(IdInfo::Name("Soppo 0.1.0".to_owned())), "id name Soppo 0.1.0");
-    assert_engine_wire(&EngineMessage::Id(IdInfo::Author("Soppo developers".to_owned())), "id author Soppo developers");
+    assert_engine_wire(
+        &EngineMessage::Id(IdInfo::Name("Soppo 0.1.0".to_owned())),
+        "id name Soppo 0.1.0",
+    );
+    assert_engine_wire(
+        &EngineMessage::Id(IdInfo::Author("Soppo developers".to_owned())),
+        "id author Soppo developers",
+    );
     assert_engine_wire(&EngineMessage::Id(IdInfo::Name(String::new())), "id name");
     assert_engine_wire(&EngineMessage::UsiOk, "usiok");
     assert_engine_wire(&EngineMessage::ReadyOk, "readyok");
     assert_eq!(engine("readyok\r\n"), EngineMessage::ReadyOk);
-    assert_eq!(engine("id author  Kubo  Ryosuke "), EngineMessage::Id(IdInfo::Author("Kubo  Ryosuke".to_owned())));
+    assert_eq!(
+        engine("id author  Kubo  Ryosuke "),
+        EngineMessage::Id(IdInfo::Author("Kubo  Ryosuke".to_owned()))
+    );
     assert_eq!(engine_error("usiok now"), "usiok: unexpected `now`");
-    assert_eq!(engine_error("id version 1"), "id: expected `name` or `author`, found `version`");
+    assert_eq!(
+        engine_error("id version 1"),
+        "id: expected `name` or `author`, found `version`"
+    );
 }
 
 fn option(name: &str, kind: OptionKind) -> EngineMessage {
-    EngineMessage::Option(UsiOption { name: name.to_owned(), kind })
+    EngineMessage::Option(UsiOption {
+        name: name.to_owned(),
+        kind,
+    })
 }
 
 #[test]
 fn options() {
     assert_engine_wire(
-        &option("USI_Hash", OptionKind::Spin { default: 256, min: 1, max: 33_554_432 }),
+        &option(
+            "USI_Hash",
+            OptionKind::Spin {
+                default: 256,
+                min: 1,
+                max: 33_554_432,
+            },
+        ),
         "option name USI_Hash type spin default 256 min 1 max 33554432",
     );
     assert_engine_wire(
         &option(
             "EnteringKingRule",
-            OptionKind::Combo { default: "CSARule27".to_owned(), vars: strings(&["NoEnteringKing", "CSARule24", "CSARule27"]) },
+            OptionKind::Combo {
+                default: "CSARule27".to_owned(),
+                vars: strings(&["NoEnteringKing", "CSARule24", "CSARule27"]),
+            },
         ),
         "option name EnteringKingRule type combo default CSARule27 var NoEnteringKing var CSARule24 var CSARule27",
     );
-    assert_engine_wire(&option("Book", OptionKind::String { default: String::new() }), "option name Book type string default <empty>");
-    assert_engine_wire(&option("EvalDir", OptionKind::String { default: "eval".to_owned() }), "option name EvalDir type string default eval");
     assert_engine_wire(
-        &option("BookFile", OptionKind::Filename { default: "book.db".to_owned() }),
+        &option("Book", OptionKind::String { default: String::new() }),
+        "option name Book type string default <empty>",
+    );
+    assert_engine_wire(
+        &option(
+            "EvalDir",
+            OptionKind::String {
+                default: "eval".to_owned(),
+            },
+        ),
+        "option name EvalDir type string default eval",
+    );
+    assert_engine_wire(
+        &option(
+            "BookFile",
+            OptionKind::Filename {
+                default: "book.db".to_owned(),
+            },
+        ),
         "option name BookFile type filename default book.db",
     );
-    assert_engine_wire(&option("Log", OptionKind::Filename { default: String::new() }), "option name Log type filename default <empty>");
-    assert_engine_wire(&option("USI_Ponder", OptionKind::Check { default: false }), "option name USI_Ponder type check default false");
-    assert_engine_wire(&option("ClearHash", OptionKind::Button), "option name ClearHash type button");
     assert_engine_wire(
-        &option("NodesLimit", OptionKind::Spin { default: 0, min: 0, max: i64::MAX }),
+        &option("Log", OptionKind::Filename { default: String::new() }),
+        "option name Log type filename default <empty>",
+    );
+    assert_engine_wire(
+        &option("USI_Ponder", OptionKind::Check { default: false }),
+        "option name USI_Ponder type check default false",
+    );
+    assert_engine_wire(
+        &option("ClearHash", OptionKind::Button),
+        "option name ClearHash type button",
+    );
+    assert_engine_wire(
+        &option(
+            "NodesLimit",
+            OptionKind::Spin {
+                default: 0,
+                min: 0,
+                max: i64::MAX,
+            },
+        ),
         "option name NodesLimit type spin default 0 min 0 max 9223372036854775807",
     );
     assert_engine_wire(
-        &option("DrawValueBlack", OptionKind::Spin { default: -2, min: -30000, max: 30000 }),
+        &option(
+            "DrawValueBlack",
+            OptionKind::Spin {
+                default: -2,
+                min: -30000,
+                max: 30000,
+            },
+        ),
         "option name DrawValueBlack type spin default -2 min -30000 max 30000",
     );
     // Keys in another order; names with spaces.
     assert_eq!(
         engine("option name Threads type spin min 1 max 32 default 1"),
-        option("Threads", OptionKind::Spin { default: 1, min: 1, max: 32 })
+        option(
+            "Threads",
+            OptionKind::Spin {
+                default: 1,
+                min: 1,
+                max: 32
+            }
+        )
     );
-    assert_eq!(engine("option name Big Name type button"), option("Big Name", OptionKind::Button));
-    assert_eq!(engine("option name S type string"), option("S", OptionKind::String { default: String::new() }));
+    assert_eq!(
+        engine("option name Big Name type button"),
+        option("Big Name", OptionKind::Button)
+    );
+    assert_eq!(
+        engine("option name S type string"),
+        option("S", OptionKind::String { default: String::new() })
+    );
 }
 
 #[test]
 fn option_errors() {
-    assert_eq!(engine_error("option name X type foo"), "option: expected `check`, `spin`, `combo`, `button`, `string` or `filename`, found `foo`");
-    assert_eq!(engine_error("option name X"), "option: expected `type` after the option name, found nothing");
-    assert_eq!(engine_error("option type spin"), "option: expected `name`, found `type`");
-    assert_eq!(engine_error("option name X type check default yes"), "option: `default` needs `true` or `false`, found `yes`");
-    assert_eq!(engine_error("option name X type check"), "option: `default` needs `true` or `false`, found nothing");
-    assert_eq!(engine_error("option name X type spin default 1 min 0"), "option: a spin option needs `max`");
-    assert_eq!(engine_error("option name X type spin default x min 0 max 1"), "option: `default` needs an integer, found `x`");
-    assert_eq!(engine_error("option name X type spin default 1 default 2 min 0 max 1"), "option: `default` appears twice");
-    assert_eq!(engine_error("option name X type button default 1"), "option: `default` does not apply to type `button`");
-    assert_eq!(engine_error("option name X type combo default a var"), "option: `var` needs a value, found nothing");
+    assert_eq!(
+        engine_error("option name X type foo"),
+        "option: expected `check`, `spin`, `combo`, `button`, `string` or `filename`, found `foo`"
+    );
+    assert_eq!(
+        engine_error("option name X"),
+        "option: expected `type` after the option name, found nothing"
+    );
+    assert_eq!(
+        engine_error("option type spin"),
+        "option: expected `name`, found `type`"
+    );
+    assert_eq!(
+        engine_error("option name X type check default yes"),
+        "option: `default` needs `true` or `false`, found `yes`"
+    );
+    assert_eq!(
+        engine_error("option name X type check"),
+        "option: `default` needs `true` or `false`, found nothing"
+    );
+    assert_eq!(
+        engine_error("option name X type spin default 1 min 0"),
+        "option: a spin option needs `max`"
+    );
+    assert_eq!(
+        engine_error("option name X type spin default x min 0 max 1"),
+        "option: `default` needs an integer, found `x`"
+    );
+    assert_eq!(
+        engine_error("option name X type spin default 1 default 2 min 0 max 1"),
+        "option: `default` appears twice"
+    );
+    assert_eq!(
+        engine_error("option name X type button default 1"),
+        "option: `default` does not apply to type `button`"
+    );
+    assert_eq!(
+        engine_error("option name X type combo default a var"),
+        "option: `var` needs a value, found nothing"
+    );
     assert_eq!(engine_error("option name X type spin foo"), "option: unexpected `foo`");
-    assert_eq!(engine_error("option name X type spin default 1 min 0 max 1 step 1"), "option: `max` needs an integer, found `1 step 1`");
+    assert_eq!(
+        engine_error("option name X type spin default 1 min 0 max 1 step 1"),
+        "option: `max` needs an integer, found `1 step 1`"
+    );
 }
 
 #[test]
 fn bestmove() {
-    let bestmove = |mv: BestMove, ponder: Option<&str>| EngineMessage::BestMove { mv, ponder: ponder.map(str::to_owned) };
-    assert_engine_wire(&bestmove(BestMove::Move("7g7f".to_owned()), Some("3c3d")), "bestmove 7g7f ponder 3c3d");
+    let bestmove = |mv: BestMove, ponder: Option<&str>| EngineMessage::BestMove {
+        mv,
+        ponder: ponder.map(str::to_owned),
+    };
+    assert_engine_wire(
+        &bestmove(BestMove::Move("7g7f".to_owned()), Some("3c3d")),
+        "bestmove 7g7f ponder 3c3d",
+    );
     assert_engine_wire(&bestmove(BestMove::Move("P*5e".to_owned()), None), "bestmove P*5e");
     assert_engine_wire(&bestmove(BestMove::Resign, None), "bestmove resign");
     assert_engine_wire(&bestmove(BestMove::Win, None), "bestmove win");
     assert_eq!(engine_error("bestmove"), "bestmove: expected a move, found nothing");
-    assert_eq!(engine_error("bestmove ponder 7g7f"), "bestmove: expected a move, found `ponder`");
-    assert_eq!(engine_error("bestmove 7g7f ponder"), "bestmove: `ponder` needs a move, found nothing");
-    assert_eq!(engine_error("bestmove 7g7f 3c3d"), "bestmove: expected `ponder` or the end of the line, found `3c3d`");
+    assert_eq!(
+        engine_error("bestmove ponder 7g7f"),
+        "bestmove: expected a move, found `ponder`"
+    );
+    assert_eq!(
+        engine_error("bestmove 7g7f ponder"),
+        "bestmove: `ponder` needs a move, found nothing"
+    );
+    assert_eq!(
+        engine_error("bestmove 7g7f 3c3d"),
+        "bestmove: expected `ponder` or the end of the line, found `3c3d`"
+    );
 }
 
 #[test]
 fn checkmate() {
     let wire = |result: CheckmateResult, line: &str| assert_engine_wire(&EngineMessage::Checkmate(result), line);
-    wire(CheckmateResult::Mate(strings(&["2b2a+", "1a2a", "G*2b"])), "checkmate 2b2a+ 1a2a G*2b");
+    wire(
+        CheckmateResult::Mate(strings(&["2b2a+", "1a2a", "G*2b"])),
+        "checkmate 2b2a+ 1a2a G*2b",
+    );
     wire(CheckmateResult::NoMate, "checkmate nomate");
     wire(CheckmateResult::Timeout, "checkmate timeout");
     wire(CheckmateResult::NotImplemented, "checkmate notimplemented");
@@ -497,10 +822,22 @@ fn info_wire() {
         InfoAttr::MultiPv(1),
         InfoAttr::Pv(strings(&["7g7f", "3c3d"])),
     ]);
-    assert_engine_wire(&info, "info depth 5 seldepth 7 score cp 34 nodes 1234 nps 50000 time 25 hashfull 3 multipv 1 pv 7g7f 3c3d");
-    assert_engine_wire(&EngineMessage::Info(vec![InfoAttr::String("hello world".to_owned())]), "info string hello world");
-    assert_engine_wire(&EngineMessage::Info(vec![InfoAttr::String(String::new())]), "info string");
-    assert_engine_wire(&EngineMessage::Info(vec![InfoAttr::CurrMove("8h2b+".to_owned())]), "info currmove 8h2b+");
+    assert_engine_wire(
+        &info,
+        "info depth 5 seldepth 7 score cp 34 nodes 1234 nps 50000 time 25 hashfull 3 multipv 1 pv 7g7f 3c3d",
+    );
+    assert_engine_wire(
+        &EngineMessage::Info(vec![InfoAttr::String("hello world".to_owned())]),
+        "info string hello world",
+    );
+    assert_engine_wire(
+        &EngineMessage::Info(vec![InfoAttr::String(String::new())]),
+        "info string",
+    );
+    assert_engine_wire(
+        &EngineMessage::Info(vec![InfoAttr::CurrMove("8h2b+".to_owned())]),
+        "info currmove 8h2b+",
+    );
     assert_engine_wire(&EngineMessage::Info(vec![InfoAttr::Pv(Vec::new())]), "info pv");
     assert_engine_wire(&EngineMessage::Info(Vec::new()), "info");
     // `pv` and `string` are always printed last, `string` last of all.
@@ -508,7 +845,10 @@ fn info_wire() {
         InfoAttr::String("note".to_owned()),
         InfoAttr::Pv(strings(&["7g7f"])),
         InfoAttr::Depth(1),
-        InfoAttr::Score(Score::Mate { plies: MatePlies::Plies(3), bound: None }),
+        InfoAttr::Score(Score::Mate {
+            plies: MatePlies::Plies(3),
+            bound: None,
+        }),
     ]);
     assert_eq!(shuffled.to_string(), "info depth 1 score mate 3 pv 7g7f string note");
 }
@@ -516,31 +856,88 @@ fn info_wire() {
 #[test]
 fn scores() {
     let cases = [
-        (Score::Mate { plies: MatePlies::Plies(7), bound: None }, "score mate 7"),
-        (Score::Mate { plies: MatePlies::Plies(-4), bound: None }, "score mate -4"),
-        (Score::Mate { plies: MatePlies::Plus, bound: None }, "score mate +"),
-        (Score::Mate { plies: MatePlies::Minus, bound: None }, "score mate -"),
-        (Score::Cp { value: 100, bound: Some(ScoreBound::Lower) }, "score cp 100 lowerbound"),
-        (Score::Cp { value: -35, bound: Some(ScoreBound::Upper) }, "score cp -35 upperbound"),
-        (Score::Mate { plies: MatePlies::Plies(9), bound: Some(ScoreBound::Lower) }, "score mate 9 lowerbound"),
+        (
+            Score::Mate {
+                plies: MatePlies::Plies(7),
+                bound: None,
+            },
+            "score mate 7",
+        ),
+        (
+            Score::Mate {
+                plies: MatePlies::Plies(-4),
+                bound: None,
+            },
+            "score mate -4",
+        ),
+        (
+            Score::Mate {
+                plies: MatePlies::Plus,
+                bound: None,
+            },
+            "score mate +",
+        ),
+        (
+            Score::Mate {
+                plies: MatePlies::Minus,
+                bound: None,
+            },
+            "score mate -",
+        ),
+        (
+            Score::Cp {
+                value: 100,
+                bound: Some(ScoreBound::Lower),
+            },
+            "score cp 100 lowerbound",
+        ),
+        (
+            Score::Cp {
+                value: -35,
+                bound: Some(ScoreBound::Upper),
+            },
+            "score cp -35 upperbound",
+        ),
+        (
+            Score::Mate {
+                plies: MatePlies::Plies(9),
+                bound: Some(ScoreBound::Lower),
+            },
+            "score mate 9 lowerbound",
+        ),
     ];
     for (score, wire) in cases {
         assert_eq!(score.to_string(), wire);
-        assert_engine_wire(&EngineMessage::Info(vec![InfoAttr::Score(score)]), &format!("info {wire}"));
+        assert_engine_wire(
+            &EngineMessage::Info(vec![InfoAttr::Score(score)]),
+            &format!("info {wire}"),
+        );
     }
     let score = |line: &str| match engine(line) {
         EngineMessage::Info(attrs) => attrs,
         other => panic!("{other:?}"),
     };
-    assert_eq!(score("info score mate +5"), vec![InfoAttr::Score(Score::Mate { plies: MatePlies::Plies(5), bound: None })]);
+    assert_eq!(
+        score("info score mate +5"),
+        vec![InfoAttr::Score(Score::Mate {
+            plies: MatePlies::Plies(5),
+            bound: None
+        })]
+    );
     assert_eq!(
         score("info score cp 99999999999"),
-        vec![InfoAttr::Score(Score::Cp { value: i32::MAX, bound: None })],
+        vec![InfoAttr::Score(Score::Cp {
+            value: i32::MAX,
+            bound: None
+        })],
         "saturates"
     );
     assert_eq!(
         score("info score cp -99999999999"),
-        vec![InfoAttr::Score(Score::Cp { value: i32::MIN, bound: None })],
+        vec![InfoAttr::Score(Score::Cp {
+            value: i32::MIN,
+            bound: None
+        })],
         "saturates"
     );
 }
@@ -586,12 +983,27 @@ fn info_real_lines() {
 
 #[test]
 fn info_errors() {
-    assert_eq!(engine_error("info depth x"), "info: `depth` needs a number of plies, found `x`");
-    assert_eq!(engine_error("info depth -1"), "info: `depth` needs a number of plies, found `-1`");
+    assert_eq!(
+        engine_error("info depth x"),
+        "info: `depth` needs a number of plies, found `x`"
+    );
+    assert_eq!(
+        engine_error("info depth -1"),
+        "info: `depth` needs a number of plies, found `-1`"
+    );
     assert_eq!(engine_error("info cpuload 3"), "info: unknown attribute `cpuload`");
-    assert_eq!(engine_error("info score 3"), "info: `score` needs `cp` or `mate`, found `3`");
-    assert_eq!(engine_error("info score mate x"), "info: `mate` needs a number of plies, `+` or `-`, found `x`");
-    assert_eq!(engine_error("info currmove"), "info: `currmove` needs a move, found nothing");
+    assert_eq!(
+        engine_error("info score 3"),
+        "info: `score` needs `cp` or `mate`, found `3`"
+    );
+    assert_eq!(
+        engine_error("info score mate x"),
+        "info: `mate` needs a number of plies, `+` or `-`, found `x`"
+    );
+    assert_eq!(
+        engine_error("info currmove"),
+        "info: `currmove` needs a move, found nothing"
+    );
 }
 
 // --- errors ----------------------------------------------------------------------------------
@@ -609,13 +1021,42 @@ fn error_messages_are_one_ascii_line() {
         &format!("{} tail", "z".repeat(10_000)),
     ];
     for line in lines {
-        for err in [parse_gui_line(line), parse_gui_line_strict(line)].into_iter().filter_map(Result::err) {
+        for err in [parse_gui_line(line), parse_gui_line_strict(line)]
+            .into_iter()
+            .filter_map(Result::err)
+        {
             let text = err.to_string();
             assert!(text.bytes().all(|b| b == b' ' || b.is_ascii_graphic()), "{text:?}");
             assert!(text.len() < 200, "{text:?}");
             assert!(!text.to_ascii_lowercase().starts_with("error"), "{text:?}");
         }
     }
-    assert_eq!(ParseError::UnknownCommand("a\nb".to_owned()).to_string(), "unknown command `a\\nb`");
+    assert_eq!(
+        ParseError::UnknownCommand("a\nb".to_owned()).to_string(),
+        "unknown command `a\\nb`"
+    );
     assert_eq!(ParseError::Empty.to_string(), "empty line");
+}
+
+#[test]
+fn very_long_lines() {
+    let moves = vec!["7g7f"; 20_000];
+    let line = format!("position startpos moves {}", moves.join(" "));
+    assert_eq!(gui(&line), position(PositionStart::StartPos, &moves));
+    let junk = "x\u{0} é 99999999999999999999999999 ".repeat(50_000);
+    for command in [
+        "go",
+        "setoption name",
+        "position sfen",
+        "bench",
+        "perft",
+        "info",
+        "option name",
+        "checkmate",
+    ] {
+        let line = format!("{command} {junk}");
+        let _ = parse_gui_line(&line);
+        let _ = parse_gui_line_strict(&line);
+        let _ = parse_engine_line(&line);
+    }
 }
