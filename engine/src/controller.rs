@@ -457,7 +457,8 @@ impl<W: Write> Controller<W> {
             self.info_string("perft is not available while searching");
             return;
         }
-        let depth = depth.min(7);
+        // Deeper perfts take minutes and cannot be interrupted: use soppo-tools for those.
+        let depth = depth.min(6);
         let start = Instant::now();
         let mut pos = self.position.clone();
         let nodes = perft(&mut pos, depth);
