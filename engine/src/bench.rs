@@ -40,16 +40,12 @@ pub fn run(depth: u32) -> String {
             depth: Some(depth),
             ..Limits::default()
         };
-        let (tx, rx) = crossbeam_channel::unbounded();
-        search::run(0, pos, &tt, &control, &limits, &settings, &tx);
-        let nodes = rx
-            .try_iter()
-            .filter_map(|e| match e {
-                SearchEvent::Info(_, info) => Some(info.nodes),
-                SearchEvent::Done(..) => None,
-            })
-            .max()
-            .unwrap_or(0);
+        let mut nodes = 0;
+        search::run(0, pos, &tt, &control, &limits, &settings, &mut |e| {
+            if let SearchEvent::Info(_, info) = e {
+                nodes = nodes.max(info.nodes);
+            }
+        });
         total += nodes;
         let _ = writeln!(report, "Position {}/{}: {nodes} nodes ({sfen})", i + 1, POSITIONS.len());
     }

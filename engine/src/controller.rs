@@ -36,18 +36,12 @@ pub enum Command {
     Eof,
 }
 
-/// Events from the mate worker.
-#[derive(Debug)]
-enum MateEvent {
-    Info(u64, MateProgress),
-    Done(u64, MateOutcome),
-}
-
-/// Events from either worker.
+/// Events from the worker threads.
 #[derive(Debug)]
 enum WorkerEvent {
     Search(SearchEvent),
-    Mate(MateEvent),
+    MateInfo(u64, MateProgress),
+    MateDone(u64, MateOutcome),
 }
 
 /// The answer a finished job owes, held while a ponder/infinite job waits for release.
@@ -81,16 +75,13 @@ pub struct Controller<W: Write> {
     next_id: u64,
     job: Option<Job>,
     current: CurrentControl,
-    search_tx: Sender<SearchEvent>,
-    search_rx: Receiver<SearchEvent>,
-    mate_tx: Sender<MateEvent>,
-    mate_rx: Receiver<MateEvent>,
+    events_tx: Sender<WorkerEvent>,
+    events_rx: Receiver<WorkerEvent>,
 }
 
 impl<W: Write> Controller<W> {
     pub fn new(out: W, current: CurrentControl) -> Controller<W> {
-        let (search_tx, search_rx) = unbounded();
-        let (mate_tx, mate_rx) = unbounded();
+        let (events_tx, events_rx) = unbounded();
         Controller {
             out,
             options: Options::default(),
@@ -99,10 +90,8 @@ impl<W: Write> Controller<W> {
             next_id: 1,
             job: None,
             current,
-            search_tx,
-            search_rx,
-            mate_tx,
-            mate_rx,
+            events_tx,
+            events_rx,
         }
     }
 
@@ -116,14 +105,9 @@ impl<W: Write> Controller<W> {
                         break;
                     }
                 }
-                recv(self.search_rx) -> ev => {
+                recv(self.events_rx) -> ev => {
                     if let Ok(ev) = ev {
-                        self.on_event(WorkerEvent::Search(ev));
-                    }
-                }
-                recv(self.mate_rx) -> ev => {
-                    if let Ok(ev) = ev {
-                        self.on_event(WorkerEvent::Mate(ev));
+                        self.on_event(ev);
                     }
                 }
             }
@@ -248,15 +232,15 @@ impl<W: Write> Controller<W> {
                 MateParam::Timeout(t) => Some(t),
                 MateParam::Infinite => None,
             };
-            let tx = self.mate_tx.clone();
+            let tx = self.events_tx.clone();
             std::thread::Builder::new()
                 .name("soppo-mate".into())
                 .stack_size(64 << 20)
                 .spawn(move || {
                     let outcome = mate_search::solve(&pos, limit, &worker_control, |p| {
-                        let _ = tx.send(MateEvent::Info(id, p.clone()));
+                        let _ = tx.send(WorkerEvent::MateInfo(id, p.clone()));
                     });
-                    let _ = tx.send(MateEvent::Done(id, outcome));
+                    let _ = tx.send(WorkerEvent::MateDone(id, outcome));
                 })
         } else {
             let budget = time::budget(go, pos.side_to_move(), pos.move_number(), &self.options);
@@ -280,12 +264,14 @@ impl<W: Write> Controller<W> {
                 entering_king_rule: self.options.entering_king_rule,
             };
             let tt = self.tt.clone().unwrap_or_else(|| Arc::new(TranspositionTable::new(1)));
-            let tx = self.search_tx.clone();
+            let tx = self.events_tx.clone();
             std::thread::Builder::new()
                 .name("soppo-search".into())
                 .stack_size(64 << 20)
                 .spawn(move || {
-                    search::run(id, pos, &tt, &worker_control, &limits, &settings, &tx);
+                    search::run(id, pos, &tt, &worker_control, &limits, &settings, &mut |ev| {
+                        let _ = tx.send(WorkerEvent::Search(ev));
+                    });
                 })
         };
         match handle {
@@ -334,23 +320,13 @@ impl<W: Write> Controller<W> {
         let id = job.id;
         let waited_since = Instant::now();
         while self.job.is_some() {
-            select! {
-                recv(self.search_rx) -> ev => {
-                    if let Ok(ev) = ev {
-                        self.on_event(WorkerEvent::Search(ev));
-                    }
+            match self.events_rx.recv_timeout(Duration::from_millis(100)) {
+                Ok(ev) => self.on_event(ev),
+                Err(_) if waited_since.elapsed() > Duration::from_secs(10) => {
+                    log::warn!("job {id} did not finish; dropping it");
+                    self.job = None;
                 }
-                recv(self.mate_rx) -> ev => {
-                    if let Ok(ev) = ev {
-                        self.on_event(WorkerEvent::Mate(ev));
-                    }
-                }
-                default(Duration::from_millis(100)) => {
-                    if waited_since.elapsed() > Duration::from_secs(10) {
-                        log::warn!("job {id} did not finish; dropping it");
-                        self.job = None;
-                    }
-                }
+                Err(_) => {}
             }
         }
     }
@@ -371,7 +347,7 @@ impl<W: Write> Controller<W> {
             WorkerEvent::Search(SearchEvent::Info(id, info)) if Some(id) == current => {
                 self.emit(&info_message(&info));
             }
-            WorkerEvent::Mate(MateEvent::Info(id, p)) if Some(id) == current => {
+            WorkerEvent::MateInfo(id, p) if Some(id) == current => {
                 let ms = p.elapsed.as_millis() as u64;
                 let nps = (p.nodes * 1000).checked_div(ms).unwrap_or(0);
                 self.emit(&EngineMessage::Info(vec![
@@ -384,7 +360,7 @@ impl<W: Write> Controller<W> {
             WorkerEvent::Search(SearchEvent::Done(id, decision, last)) if Some(id) == current => {
                 self.finished(Answer::Best(decision, last));
             }
-            WorkerEvent::Mate(MateEvent::Done(id, outcome)) if Some(id) == current => {
+            WorkerEvent::MateDone(id, outcome) if Some(id) == current => {
                 self.finished(Answer::Mate(outcome));
             }
             _ => {}

@@ -12,7 +12,6 @@ pub use limits::{Limits, SearchControl};
 
 use crate::eval::{board_value, evaluate};
 use crate::tt::{Bound, TranspositionTable};
-use crossbeam_channel::Sender;
 use soppo_core::declaration::EnteringKingRule;
 use soppo_core::movegen::{MoveList, generate_captures, generate_evasions, generate_legal};
 use soppo_core::repetition::Repetition;
@@ -98,8 +97,8 @@ struct Searcher<'a> {
     history: Box<[[i32; 81]]>,
 }
 
-/// Runs a whole search on `pos` and reports through `events`. Always ends with exactly one
-/// `Done` event.
+/// Runs a whole search on `pos` and reports each event to `report`. Always ends with exactly
+/// one `Done` event.
 pub fn run(
     id: u64,
     mut pos: Position,
@@ -107,7 +106,7 @@ pub fn run(
     control: &Arc<SearchControl>,
     limits: &Limits,
     settings: &SearchSettings,
-    events: &Sender<SearchEvent>,
+    report: &mut dyn FnMut(SearchEvent),
 ) {
     let mut s = Searcher {
         tt,
@@ -120,13 +119,17 @@ pub fn run(
         killers: [[None; 2]; MAX_PLY + 1],
         history: vec![[0; 81]; 81].into_boxed_slice(),
     };
-    let (decision, last) = s.iterate(id, &mut pos, events);
-    // The controller may already have moved on (quit); a closed channel is fine.
-    let _ = events.send(SearchEvent::Done(id, decision, last));
+    let (decision, last) = s.iterate(id, &mut pos, report);
+    report(SearchEvent::Done(id, decision, last));
 }
 
 impl Searcher<'_> {
-    fn iterate(&mut self, id: u64, pos: &mut Position, events: &Sender<SearchEvent>) -> (Decision, Option<SearchInfo>) {
+    fn iterate(
+        &mut self,
+        id: u64,
+        pos: &mut Position,
+        report: &mut dyn FnMut(SearchEvent),
+    ) -> (Decision, Option<SearchInfo>) {
         let start = Instant::now();
         let mut root_moves = MoveList::new();
         generate_legal::<false>(pos, &mut root_moves);
@@ -197,7 +200,7 @@ impl Searcher<'_> {
                 best_lines = lines;
                 for (k, (score, pv)) in best_lines.iter().enumerate() {
                     let info = self.info(depth, k as u32 + 1, *score, pv.clone(), start);
-                    let _ = events.send(SearchEvent::Info(id, info.clone()));
+                    report(SearchEvent::Info(id, info.clone()));
                     if k == 0 {
                         last_info = Some(info);
                     }
@@ -503,7 +506,6 @@ fn score_from_tt(v: i32, ply: usize) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crossbeam_channel::unbounded;
 
     fn think(sfen: &str, depth: u32) -> Decision {
         let pos = Position::from_sfen(sfen).unwrap();
@@ -519,9 +521,8 @@ mod tests {
             max_moves_to_draw: 0,
             entering_king_rule: EnteringKingRule::Csa27,
         };
-        let (tx, rx) = unbounded();
-        run(1, pos, &tt, &control, &limits, &settings, &tx);
-        let events: Vec<SearchEvent> = rx.try_iter().collect();
+        let mut events = Vec::new();
+        run(1, pos, &tt, &control, &limits, &settings, &mut |e| events.push(e));
         let dones: Vec<&SearchEvent> = events.iter().filter(|e| matches!(e, SearchEvent::Done(..))).collect();
         assert_eq!(dones.len(), 1);
         match dones[0] {
