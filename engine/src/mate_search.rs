@@ -44,6 +44,8 @@ struct Solver<'a> {
 }
 
 const MAX_DEPTH: u32 = 127;
+/// Most positions remembered as "no mate within N" (about 100 MB).
+const MAX_REMEMBERED: usize = 4_000_000;
 
 /// Searches for a mate of the side to move. `progress` is called after each depth.
 pub fn solve(
@@ -150,6 +152,10 @@ impl Solver<'_> {
             if self.aborted {
                 return false;
             }
+        }
+        if self.no_mate_within.len() >= MAX_REMEMBERED {
+            // Bounded memory: forget everything (only speed is lost, never correctness).
+            self.no_mate_within.clear();
         }
         if !found && !self.repeated && !self.aborted {
             // Proven for this depth whatever the path: remember it.
