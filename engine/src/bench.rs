@@ -35,7 +35,7 @@ pub fn run(depth: u32) -> String {
     for (i, sfen) in POSITIONS.iter().enumerate() {
         let Ok(pos) = Position::from_sfen(sfen) else { continue };
         let tt = TranspositionTable::new(16);
-        let control = Arc::new(SearchControl::new(false));
+        let control = Arc::new(SearchControl::new(false, search::Budget::default()));
         let limits = Limits {
             depth: Some(depth),
             ..Limits::default()

@@ -11,7 +11,9 @@
 use crate::bench;
 use crate::mate_search::{self, MateOutcome, MateProgress};
 use crate::options::Options;
-use crate::search::{self, Decision, Limits, ScoreValue, SearchControl, SearchEvent, SearchInfo, SearchSettings};
+use crate::search::{
+    self, Budget, Decision, Limits, ScoreValue, SearchControl, SearchEvent, SearchInfo, SearchSettings,
+};
 use crate::time;
 use crate::tt::TranspositionTable;
 use crate::usi::{
@@ -77,6 +79,9 @@ pub struct Controller<W: Write> {
     current: CurrentControl,
     events_tx: Sender<WorkerEvent>,
     events_rx: Receiver<WorkerEvent>,
+    /// The search `info` that is the last line sent, if it is one: the final `info` before
+    /// `bestmove` is then not sent twice in a row.
+    last_info: Option<SearchInfo>,
 }
 
 impl<W: Write> Controller<W> {
@@ -92,6 +97,7 @@ impl<W: Write> Controller<W> {
             current,
             events_tx,
             events_rx,
+            last_info: None,
         }
     }
 
@@ -116,6 +122,7 @@ impl<W: Write> Controller<W> {
     }
 
     fn emit(&mut self, msg: &EngineMessage) {
+        self.last_info = None;
         // A GUI that has gone away cannot be told anything; keep running until quit/EOF.
         let _ = writeln!(self.out, "{msg}");
         let _ = self.out.flush();
@@ -172,12 +179,21 @@ impl<W: Write> Controller<W> {
                 Err(why) => self.info_string(&format!("{why}; the previous position is kept")),
             },
             GuiMessage::Go(go) => self.go(&go),
-            GuiMessage::Stop => self.release(true),
-            GuiMessage::PonderHit => {
+            // The answer goes out before the next line is read: a `readyok` for an `isready`
+            // sent right after `stop` must not overtake the `bestmove`.
+            GuiMessage::Stop => self.finish_job_now(),
+            GuiMessage::PonderHit(clock) => {
                 // Only a ponder search turns into a normal one; a stray ponderhit is ignored.
+                let (side, ply) = (self.position.side_to_move(), self.position.move_number());
+                let clock_budget =
+                    (clock != GoParams::default()).then(|| time::budget(&clock, side, ply, &self.options));
                 if let Some(job) = self.job.as_ref().filter(|j| j.is_ponder) {
+                    if let Some(b) = clock_budget {
+                        // ShogiHome's early ponder: the clock comes with the hit.
+                        job.control.set_budget(b);
+                    }
                     job.control.ponderhit();
-                    self.release(false);
+                    self.release();
                 }
             }
             GuiMessage::GameOver(result) => {
@@ -220,7 +236,17 @@ impl<W: Write> Controller<W> {
         let id = self.next_id;
         self.next_id += 1;
         let held = go.ponder || go.infinite || (go.mate.is_none() && is_bare(go));
-        let control = Arc::new(SearchControl::new(go.ponder));
+        let budget = if go.mate.is_some() {
+            Budget::default()
+        } else {
+            time::budget(
+                go,
+                self.position.side_to_move(),
+                self.position.move_number(),
+                &self.options,
+            )
+        };
+        let control = Arc::new(SearchControl::new(go.ponder, budget));
         if let Ok(mut slot) = self.current.lock() {
             *slot = Some(Arc::clone(&control));
         }
@@ -243,7 +269,6 @@ impl<W: Write> Controller<W> {
                     let _ = tx.send(WorkerEvent::MateDone(id, outcome));
                 })
         } else {
-            let budget = time::budget(go, pos.side_to_move(), pos.move_number(), &self.options);
             let depth = go
                 .depth
                 .or((self.options.depth_limit > 0).then_some(self.options.depth_limit));
@@ -253,8 +278,6 @@ impl<W: Write> Controller<W> {
             let limits = Limits {
                 depth,
                 nodes,
-                optimum: budget.optimum,
-                maximum: budget.maximum,
                 hold_answer: go.ponder || go.infinite,
             };
             let settings = SearchSettings {
@@ -300,12 +323,9 @@ impl<W: Write> Controller<W> {
         }
     }
 
-    /// `stop` (and `ponderhit` with `stopping == false`): release a held answer.
-    fn release(&mut self, stopping: bool) {
+    /// `ponderhit`: the answer is no longer held; deliver it if the search already ended.
+    fn release(&mut self) {
         let Some(job) = &mut self.job else { return };
-        if stopping {
-            job.control.stop();
-        }
         job.held = false;
         if job.answer.is_some() {
             self.deliver();
@@ -317,6 +337,11 @@ impl<W: Write> Controller<W> {
         let Some(job) = &mut self.job else { return };
         job.control.stop();
         job.held = false;
+        if job.answer.is_some() {
+            // The worker already finished (a held ponder/infinite search): answer now.
+            self.deliver();
+            return;
+        }
         let id = job.id;
         let waited_since = Instant::now();
         while self.job.is_some() {
@@ -346,6 +371,7 @@ impl<W: Write> Controller<W> {
         match ev {
             WorkerEvent::Search(SearchEvent::Info(id, info)) if Some(id) == current => {
                 self.emit(&info_message(&info));
+                self.last_info = Some(info);
             }
             WorkerEvent::MateInfo(id, p) if Some(id) == current => {
                 let ms = p.elapsed.as_millis() as u64;
@@ -386,9 +412,12 @@ impl<W: Write> Controller<W> {
         }
         match job.answer.take() {
             Some(Answer::Best(decision, last)) => {
-                if let Some(info) = &last {
-                    self.emit(&info_message(info));
+                // A final `info` with the answer's line right before `bestmove` (GUIs attach
+                // the last pv that starts with the best move), unless it was the last line sent.
+                if let Some(info) = last.filter(|i| self.last_info.as_ref() != Some(i)) {
+                    self.emit(&info_message(&info));
                 }
+                self.last_info = None;
                 let msg = match decision {
                     Decision::Move { best, ponder } => EngineMessage::BestMove {
                         mv: BestMove::Move(best.to_string()),

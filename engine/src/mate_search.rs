@@ -273,7 +273,7 @@ mod tests {
 
     fn solve_sfen(sfen: &str) -> MateOutcome {
         let pos = Position::from_sfen(sfen).unwrap();
-        let control = SearchControl::new(false);
+        let control = SearchControl::new(false, crate::search::Budget::default());
         solve(&pos, Some(Duration::from_secs(20)), &control, |_| {})
     }
 

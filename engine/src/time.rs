@@ -11,19 +11,22 @@ use crate::usi::GoParams;
 use soppo_core::Color;
 use std::time::Duration;
 
-/// The two budgets; `None` when the move has no time limit.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
-pub struct TimeBudget {
-    pub optimum: Option<Duration>,
-    pub maximum: Option<Duration>,
-}
+pub use crate::search::Budget as TimeBudget;
+
+/// Clock values beyond this (about 11 days) are treated as this: no game needs more, and the
+/// arithmetic below stays far from overflow.
+const MAX_CLOCK_MS: u64 = 1_000_000_000;
 
 /// The budget for a `go` with the side to move `us` at game ply `ply`.
 pub fn budget(go: &GoParams, us: Color, ply: u32, opts: &Options) -> TimeBudget {
     if go.infinite {
         return TimeBudget::default();
     }
-    let ms = |d: Option<Duration>| d.map_or(0, |d| d.as_millis() as u64);
+    let ms = |d: Option<Duration>| {
+        d.map_or(0, |d| {
+            u64::try_from(d.as_millis()).unwrap_or(u64::MAX).min(MAX_CLOCK_MS)
+        })
+    };
     if let Some(mt) = go.movetime {
         let t = ms(Some(mt)).saturating_sub(opts.network_delay_ms).max(1);
         let d = Duration::from_millis(t);

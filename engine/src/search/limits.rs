@@ -5,18 +5,23 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-/// Limits of one search.
+/// Limits of one search (the time budget lives in [`SearchControl`], where `ponderhit` can
+/// still change it).
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
-    /// Stop after an iteration once this much time has passed.
-    pub optimum: Option<Duration>,
-    /// Stop at once when this much time has passed.
-    pub maximum: Option<Duration>,
     /// `go ponder` / `go infinite`: the answer is held until `ponderhit`/`stop`, so the search
     /// never answers `win` or `resign` on its own.
     pub hold_answer: bool,
+}
+
+/// The time budget of a move: no new iteration after half of `optimum`, stop at once at
+/// `maximum`. `None` for no limit.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Budget {
+    pub optimum: Option<Duration>,
+    pub maximum: Option<Duration>,
 }
 
 /// Shared between the controller and a running search.
@@ -26,26 +31,36 @@ pub struct SearchControl {
     pondering: AtomicBool,
     /// When the time budget started counting (the search start, or the `ponderhit`).
     clock_start: Mutex<Instant>,
+    /// Changeable while the search runs: an early `ponderhit` brings the clock.
+    budget: Mutex<Budget>,
 }
 
 impl Default for SearchControl {
     fn default() -> SearchControl {
-        SearchControl {
-            stop: AtomicBool::new(false),
-            pondering: AtomicBool::new(false),
-            clock_start: Mutex::new(Instant::now()),
-        }
+        SearchControl::new(false, Budget::default())
     }
 }
 
 impl SearchControl {
     /// A control for a search starting now; `pondering` suspends the time budget.
-    pub fn new(pondering: bool) -> SearchControl {
+    pub fn new(pondering: bool, budget: Budget) -> SearchControl {
         SearchControl {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(pondering),
             clock_start: Mutex::new(Instant::now()),
+            budget: Mutex::new(budget),
         }
+    }
+
+    /// Replaces the time budget (the clock sent with an early `ponderhit`).
+    pub fn set_budget(&self, budget: Budget) {
+        if let Ok(mut b) = self.budget.lock() {
+            *b = budget;
+        }
+    }
+
+    fn budget(&self) -> Budget {
+        self.budget.lock().map(|b| *b).unwrap_or_default()
     }
 
     /// Asks the search to stop as soon as it can.
@@ -81,11 +96,11 @@ impl SearchControl {
         if limits.nodes.is_some_and(|n| nodes >= n) {
             return true;
         }
-        !self.is_pondering() && limits.maximum.is_some_and(|m| self.elapsed() >= m)
+        !self.is_pondering() && self.budget().maximum.is_some_and(|m| self.elapsed() >= m)
     }
 
     /// Checked after each iteration: is another one worth starting?
-    pub fn should_stop_after_iteration(&self, limits: &Limits, _start: Instant) -> bool {
+    pub fn should_stop_after_iteration(&self) -> bool {
         if self.stop_requested() {
             return true;
         }
@@ -93,8 +108,9 @@ impl SearchControl {
             return false;
         }
         let elapsed = self.elapsed();
+        let budget = self.budget();
         // The next iteration usually costs several times the last one: do not start it when
         // more than half of the optimum is gone.
-        limits.optimum.is_some_and(|o| elapsed >= o / 2) || limits.maximum.is_some_and(|m| elapsed >= m)
+        budget.optimum.is_some_and(|o| elapsed >= o / 2) || budget.maximum.is_some_and(|m| elapsed >= m)
     }
 }

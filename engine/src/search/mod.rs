@@ -8,7 +8,7 @@
 
 mod limits;
 
-pub use limits::{Limits, SearchControl};
+pub use limits::{Budget, Limits, SearchControl};
 
 use crate::eval::{board_value, evaluate};
 use crate::tt::{Bound, TranspositionTable};
@@ -206,7 +206,7 @@ impl Searcher<'_> {
                     }
                 }
             }
-            if self.stopped || self.control.should_stop_after_iteration(self.limits, start) {
+            if self.stopped || self.control.should_stop_after_iteration() {
                 break;
             }
             // A proven mate for the side to move cannot improve with depth.

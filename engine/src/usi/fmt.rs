@@ -68,7 +68,11 @@ impl Display for GuiMessage {
             }
             Self::Go(params) => params.fmt(f),
             Self::Stop => f.write_str("stop"),
-            Self::PonderHit => f.write_str("ponderhit"),
+            Self::PonderHit(clock) => {
+                // The clock prints as `go` does, without the word `go`.
+                let go = clock.to_string();
+                write!(f, "ponderhit{}", go.strip_prefix("go").unwrap_or(&go))
+            }
             Self::GameOver(None) => f.write_str("gameover"),
             Self::GameOver(Some(result)) => write!(f, "gameover {result}"),
             Self::Quit => f.write_str("quit"),

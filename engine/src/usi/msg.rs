@@ -43,9 +43,10 @@ pub enum GuiMessage {
     Go(GoParams),
     /// `stop`: answer now.
     Stop,
-    /// `ponderhit`: the predicted move was played; the ponder search becomes a normal one.
-    /// Times that some GUIs append (`ponderhit btime .. wtime ..`) are ignored.
-    PonderHit,
+    /// `ponderhit [btime .. wtime .. byoyomi ..]`: the predicted move was played; the ponder
+    /// search becomes a normal one. ShogiHome's early ponder sends a bare `go ponder` and the
+    /// clock with `ponderhit`: those times come here (all `None` for a plain `ponderhit`).
+    PonderHit(GoParams),
     /// `gameover [win|lose|draw]`; the result is seen from the engine's side, and absent from
     /// cshogi.
     GameOver(Option<GameResult>),

@@ -244,7 +244,7 @@ fn gui_line(line: &str, strict: bool) -> Result<GuiMessage, ParseError> {
         "position" => ("position", position(args)),
         "go" => ("go", go(args, strict)),
         "stop" => ("stop", finish(args, strict, GuiMessage::Stop)),
-        "ponderhit" => ("ponderhit", finish(args, strict, GuiMessage::PonderHit)),
+        "ponderhit" => ("ponderhit", ponderhit(args, strict)),
         "gameover" => ("gameover", gameover(args, strict)),
         "quit" => ("quit", finish(args, strict, GuiMessage::Quit)),
         "d" => ("d", finish(args, strict, GuiMessage::Display)),
@@ -379,6 +379,15 @@ fn mate_param(input: &str) -> Res<'_, MateParam> {
             )),
         },
         Err(_) => Ok((input, MateParam::Infinite)),
+    }
+}
+
+/// `ponderhit [<go parameters>]`: the optional clock of an early ponder.
+fn ponderhit(input: &str, strict: bool) -> Res<'_, GuiMessage> {
+    let (rest, msg) = go(input, strict)?;
+    match msg {
+        GuiMessage::Go(clock) => Ok((rest, GuiMessage::PonderHit(clock))),
+        other => Ok((rest, other)),
     }
 }
 

@@ -158,17 +158,19 @@ fn gui_message() -> impl Strategy<Value = GuiMessage> {
     ];
     let result = of(select(&[GameResult::Win, GameResult::Lose, GameResult::Draw][..]));
     prop_oneof![
-        select(
-            &[
-                GuiMessage::Usi,
-                GuiMessage::IsReady,
-                GuiMessage::UsiNewGame,
-                GuiMessage::Stop,
-                GuiMessage::PonderHit,
-                GuiMessage::Quit,
-                GuiMessage::Display,
-            ][..]
-        ),
+        select(vec![
+            GuiMessage::Usi,
+            GuiMessage::IsReady,
+            GuiMessage::UsiNewGame,
+            GuiMessage::Stop,
+            GuiMessage::Quit,
+            GuiMessage::Display,
+        ]),
+        go_params().prop_map(|mut clock| {
+            // `ponderhit` carries a clock only: no `go`-only words.
+            clock.mate = None;
+            GuiMessage::PonderHit(clock)
+        }),
         (words(&["value"]), of(text())).prop_map(|(name, value)| GuiMessage::SetOption { name, value }),
         (start, vec(prop_oneof![usi_move(), token()], 0..8))
             .prop_map(|(start, moves)| GuiMessage::Position { start, moves }),

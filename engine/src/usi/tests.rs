@@ -62,7 +62,7 @@ fn simple_commands() {
         (GuiMessage::IsReady, "isready"),
         (GuiMessage::UsiNewGame, "usinewgame"),
         (GuiMessage::Stop, "stop"),
-        (GuiMessage::PonderHit, "ponderhit"),
+        (GuiMessage::PonderHit(GoParams::default()), "ponderhit"),
         (GuiMessage::Quit, "quit"),
         (GuiMessage::Display, "d"),
     ];
@@ -1059,4 +1059,19 @@ fn very_long_lines() {
         let _ = parse_gui_line_strict(&line);
         let _ = parse_engine_line(&line);
     }
+}
+
+#[test]
+fn ponderhit_with_a_clock() {
+    // ShogiHome's early ponder: a bare `go ponder`, then the clock arrives with the hit.
+    let clock = GoParams {
+        btime: Some(Duration::from_secs(1)),
+        wtime: Some(Duration::from_secs(1)),
+        byoyomi: Some(Duration::from_millis(500)),
+        ..GoParams::default()
+    };
+    assert_gui_wire(
+        &GuiMessage::PonderHit(clock),
+        "ponderhit btime 1000 wtime 1000 byoyomi 500",
+    );
 }
