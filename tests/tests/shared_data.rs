@@ -724,3 +724,72 @@ fn mate_in_one_matches_brute_force_on_games_and_mate3() {
     failures.assert_none("mate_in_one vs brute force");
     assert!(with_mate > 0);
 }
+
+/// The interim `go mate` search: the first 100 problems of each of the 3-, 5- and 7-ply
+/// YaneuraOu sets are solved with a verified line no longer than stated (shorter is right:
+/// some stated lengths are not shortest), and `nomate.tsv` positions are never answered with
+/// a mate.
+#[test]
+fn interim_mate_search_on_yaneuraou_samples() {
+    use soppo_engine::mate_search::{MateOutcome, solve};
+    use soppo_engine::search::SearchControl;
+    use std::time::Duration;
+    let (Some(m3), Some(m5), Some(m7), Some(nomate)) = (
+        load("mate3_yaneuraou.tsv"),
+        load("mate5_yaneuraou.tsv"),
+        load("mate7_yaneuraou.tsv"),
+        load("nomate.tsv"),
+    ) else {
+        return;
+    };
+    let start = Instant::now();
+    let mut failures = Failures::default();
+    let mut solved = 0usize;
+    for (rows, stated) in [(&m3, 3usize), (&m5, 5), (&m7, 7)] {
+        for r in rows.iter().take(100) {
+            let pos = position(r.line, r.col(0));
+            let control = SearchControl::default();
+            match solve(&pos, Some(Duration::from_secs(20)), &control, |_| {}) {
+                MateOutcome::Mate(line) => {
+                    let mut p = pos.clone();
+                    let mut legal = true;
+                    for (i, m) in line.iter().enumerate() {
+                        // Every attacker move checks; every move is legal.
+                        if !p.is_legal_move(*m) || (i % 2 == 0 && !p.gives_check(*m)) {
+                            legal = false;
+                            break;
+                        }
+                        p.do_move(*m);
+                    }
+                    if !legal || !p.is_checkmate() || line.len() > stated {
+                        failures.push(r.line, format!("bad line of {} plies", line.len()));
+                    } else {
+                        solved += 1;
+                    }
+                }
+                other => failures.push(r.line, format!("{other:?} for a {stated}-ply mate")),
+            }
+        }
+    }
+    for r in &nomate {
+        let pos = position(r.line, r.col(0));
+        let control = SearchControl::default();
+        if let MateOutcome::Mate(line) = solve(&pos, Some(Duration::from_millis(300)), &control, |_| {}) {
+            // Under game rules a mate may exist where tsume rules say none; it must be real.
+            let mut p = pos.clone();
+            for m in &line {
+                p.do_move(*m);
+            }
+            if !p.is_checkmate() {
+                failures.push(r.line, format!("false mate of {} plies", line.len()));
+            }
+        }
+    }
+    eprintln!(
+        "interim mate search: {solved} of 300 YaneuraOu problems solved, {} nomate rows checked, {:.2} s",
+        nomate.len(),
+        start.elapsed().as_secs_f64()
+    );
+    failures.assert_none("interim mate search");
+    assert_eq!(solved, 300);
+}
