@@ -2,14 +2,20 @@
 //!
 //! - `soppo-tools perft --sfen <SFEN> --depth N [--divide]`: count the leaves of the legal
 //!   move tree (optionally per root move);
-//! - `soppo-tools perft --suite FILE [--max-nodes N]`: run a TSV suite of known perft counts.
+//! - `soppo-tools perft --suite FILE [--max-nodes N]`: run a TSV suite of known perft counts;
+//! - `soppo-tools tsume "<SFEN>" [--time-ms N]`: solve a mate problem, print USI and Japanese;
+//! - `soppo-tools mate FILE [--time-ms N] [--limit N] [--skip-stated-nomate]`: run a mate suite.
 
+mod kif;
+mod mate_cmd;
 mod perft_cmd;
 mod suite;
+mod tsume_cmd;
 
 use clap::{ArgGroup, Args, Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 /// Command-line tools for the Soppo shogi engine.
 #[derive(Debug, Parser)]
@@ -23,6 +29,34 @@ struct Cli {
 enum Command {
     /// Count the leaf nodes of the legal move tree (non-promotions included).
     Perft(PerftArgs),
+    /// Solve one mate problem; print the solution in USI and in Japanese notation.
+    Tsume(TsumeArgs),
+    /// Run a file of mate problems (plain SFEN lines or `sfen<TAB>length<TAB>…` rows).
+    Mate(MateArgs),
+}
+
+#[derive(Debug, Args)]
+struct TsumeArgs {
+    /// Position as SFEN, attacker to move.
+    sfen: String,
+    /// Time limit in milliseconds (none by default).
+    #[arg(long, value_name = "N")]
+    time_ms: Option<u64>,
+}
+
+#[derive(Debug, Args)]
+struct MateArgs {
+    /// The problem file.
+    file: PathBuf,
+    /// Time limit per problem in milliseconds.
+    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    time_ms: u64,
+    /// Run only the first N problems.
+    #[arg(long, value_name = "N")]
+    limit: Option<usize>,
+    /// Skip problems stated as `nomate` / `nomate<=N`.
+    #[arg(long)]
+    skip_stated_nomate: bool,
 }
 
 #[derive(Debug, Args)]
@@ -45,8 +79,25 @@ struct PerftArgs {
     max_nodes: Option<u64>,
 }
 
+fn exit_code(ok: bool) -> ExitCode {
+    if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+}
+
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
+        Command::Tsume(args) => Ok(exit_code(tsume_cmd::run(
+            &args.sfen,
+            args.time_ms.map(Duration::from_millis),
+        )?)),
+        Command::Mate(args) => {
+            let summary = mate_cmd::run(
+                &args.file,
+                Some(Duration::from_millis(args.time_ms)),
+                args.limit,
+                args.skip_stated_nomate,
+            )?;
+            Ok(exit_code(summary.failed == 0))
+        }
         Command::Perft(args) => {
             if let Some(path) = args.suite {
                 let summary = suite::run_suite(&path, args.max_nodes)?;

@@ -1,0 +1,364 @@
+//! `mate FILE [--time-ms N] [--limit N] [--skip-stated-nomate]`: run a file of mate problems
+//! (plain SFEN lines, or the `sfen<TAB>length<TAB>solution<TAB>note` files of the shared data).
+
+use crate::perft_cmd::parse_position;
+use anyhow::{Context, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use soppo_core::{Move, Position};
+use soppo_engine::mate_search::{MateProgress, solve};
+use soppo_engine::search::SearchControl;
+use std::fmt;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+pub use soppo_engine::mate_search::MateOutcome as Outcome;
+
+/// The answer of the solver, with its cost.
+#[derive(Debug, Clone)]
+pub struct SolveResult {
+    pub outcome: Outcome,
+    /// Nodes of the last progress report (0 when the solver reported none).
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+/// Runs the mate solver on `pos`.
+pub fn solve_position(pos: &Position, time_limit: Option<Duration>) -> SolveResult {
+    let control = SearchControl::default();
+    let start = Instant::now();
+    let mut nodes = 0;
+    let outcome = solve(pos, time_limit, &control, |p: &MateProgress| nodes = p.nodes);
+    SolveResult {
+        outcome,
+        nodes,
+        elapsed: start.elapsed(),
+    }
+}
+
+/// A duration for display: `12.3 ms`.
+pub fn millis(d: Duration) -> String {
+    format!("{:.1} ms", d.as_secs_f64() * 1000.0)
+}
+
+/// Checks that `line` is a mate from `pos`: every move legal, every attacker move a check,
+/// and the final position checkmate.
+pub fn verify_mate(pos: &Position, line: &[Move]) -> std::result::Result<(), String> {
+    if line.is_empty() {
+        return Err("empty line".to_string());
+    }
+    let mut p = pos.clone();
+    for (i, &m) in line.iter().enumerate() {
+        if !p.is_legal_move(m) {
+            return Err(format!("move {} ({m}) is illegal", i + 1));
+        }
+        if i % 2 == 0 && !p.gives_check(m) {
+            return Err(format!("attacker move {} ({m}) is not a check", i + 1));
+        }
+        p.do_move(m);
+    }
+    if p.is_checkmate() {
+        Ok(())
+    } else {
+        Err("the final position is not checkmate".to_string())
+    }
+}
+
+/// The length column of a problem.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stated {
+    /// A mate of at most this many plies.
+    Plies(u32),
+    /// `?`: some mate, length unknown.
+    Unknown,
+    /// `nomate`.
+    NoMate,
+    /// `nomate<=N`: no mate within N plies.
+    NoMateWithin(u32),
+    /// A plain SFEN line: solved when mated.
+    Unstated,
+}
+
+impl fmt::Display for Stated {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Stated::Plies(n) => write!(f, "{n}"),
+            Stated::Unknown => f.write_str("?"),
+            Stated::NoMate => f.write_str("nomate"),
+            Stated::NoMateWithin(n) => write!(f, "nomate<={n}"),
+            Stated::Unstated => f.write_str("mate"),
+        }
+    }
+}
+
+impl Stated {
+    fn parse(text: &str) -> std::result::Result<Stated, String> {
+        let t = text.trim();
+        if t == "?" {
+            Ok(Stated::Unknown)
+        } else if t == "nomate" {
+            Ok(Stated::NoMate)
+        } else if let Some(n) = t.strip_prefix("nomate<=") {
+            n.parse()
+                .map(Stated::NoMateWithin)
+                .map_err(|e| format!("bad length `{t}`: {e}"))
+        } else {
+            t.parse()
+                .map(Stated::Plies)
+                .map_err(|e| format!("bad length `{t}`: {e}"))
+        }
+    }
+
+    fn is_nomate(self) -> bool {
+        matches!(self, Stated::NoMate | Stated::NoMateWithin(_))
+    }
+}
+
+/// A row whose length column could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadRow {
+    pub line: usize,
+    pub sfen: String,
+    pub why: String,
+}
+
+/// One problem of a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// 1-based line number.
+    pub line: usize,
+    pub sfen: String,
+    pub stated: Stated,
+}
+
+/// Reads the problems of a file (tab-separated rows or plain SFEN lines), skipping blank
+/// lines and `#` comments. Unreadable length columns are reported with their line number.
+pub fn parse_problems(text: &str) -> Vec<std::result::Result<Problem, BadRow>> {
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = i + 1;
+        let trimmed = raw.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        if raw.contains('\t') {
+            let cols: Vec<&str> = raw.split('\t').map(str::trim).collect();
+            let stated = match cols.get(1).filter(|c| !c.is_empty()) {
+                None => Ok(Stated::Unstated),
+                Some(c) => Stated::parse(c),
+            };
+            out.push(match stated {
+                Ok(stated) => Ok(Problem {
+                    line,
+                    sfen: cols[0].to_string(),
+                    stated,
+                }),
+                Err(why) => Err(BadRow {
+                    line,
+                    sfen: cols[0].to_string(),
+                    why,
+                }),
+            });
+        } else {
+            out.push(Ok(Problem {
+                line,
+                sfen: trimmed.to_string(),
+                stated: Stated::Unstated,
+            }));
+        }
+    }
+    out
+}
+
+/// What the solver answered, for the report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Got {
+    Mate(u32),
+    BadMate(String),
+    NoMate,
+    Timeout,
+    BadInput(String),
+}
+
+impl fmt::Display for Got {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Got::Mate(n) => write!(f, "mate {n}"),
+            Got::BadMate(why) => write!(f, "unverified mate ({why})"),
+            Got::NoMate => f.write_str("nomate"),
+            Got::Timeout => f.write_str("timeout"),
+            Got::BadInput(why) => write!(f, "bad input ({why})"),
+        }
+    }
+}
+
+/// Whether `got` answers `stated`.
+pub fn passes(stated: Stated, got: &Got) -> bool {
+    match (stated, got) {
+        (Stated::Plies(n), Got::Mate(len)) => *len <= n,
+        (Stated::NoMateWithin(n), Got::Mate(len)) => *len > n,
+        _ => matches!(
+            (stated, got),
+            (Stated::Unknown | Stated::Unstated, Got::Mate(_))
+                | (Stated::NoMate | Stated::NoMateWithin(_), Got::NoMate | Got::Timeout)
+        ),
+    }
+}
+
+/// Totals of a run.
+#[derive(Debug, Default)]
+pub struct Summary {
+    pub passed: usize,
+    pub failed: usize,
+}
+
+struct Mismatch {
+    line: usize,
+    sfen: String,
+    stated: String,
+    got: String,
+}
+
+/// Runs the problems of `path`, prints a summary, and returns the totals.
+pub fn run(path: &Path, time_limit: Option<Duration>, limit: Option<usize>, skip_nomate: bool) -> Result<Summary> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut problems = parse_problems(&text);
+    if skip_nomate {
+        problems.retain(|p| !matches!(p, Ok(p) if p.stated.is_nomate()));
+    }
+    if let Some(n) = limit {
+        problems.truncate(n);
+    }
+    let bar = ProgressBar::new(problems.len() as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} {elapsed_precise} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let mut summary = Summary::default();
+    let mut mismatches = Vec::new();
+    let mut times = Vec::new();
+    let mut total_nodes = 0u64;
+    let mut solved = 0usize;
+    for problem in &problems {
+        let (line, sfen, stated, got) = match problem {
+            Err(bad) => (
+                bad.line,
+                bad.sfen.clone(),
+                "?".to_string(),
+                Got::BadInput(bad.why.clone()),
+            ),
+            Ok(p) => {
+                let got = match parse_position(&p.sfen) {
+                    Err(e) => Got::BadInput(format!("{e:#}")),
+                    Ok(pos) => {
+                        let r = solve_position(&pos, time_limit);
+                        times.push(r.elapsed);
+                        total_nodes += r.nodes;
+                        let answer = match &r.outcome {
+                            Outcome::Mate(mv) => format!("mate {}", mv.len()),
+                            Outcome::NoMate => "nomate".to_string(),
+                            Outcome::Timeout => "timeout".to_string(),
+                        };
+                        bar.suspend(|| {
+                            println!(
+                                "line {}: {answer} in {}, {} nodes (stated {})",
+                                p.line,
+                                millis(r.elapsed),
+                                r.nodes,
+                                p.stated
+                            );
+                        });
+                        match r.outcome {
+                            Outcome::Mate(mv) => match verify_mate(&pos, &mv) {
+                                Ok(()) => {
+                                    solved += 1;
+                                    Got::Mate(mv.len() as u32)
+                                }
+                                Err(why) => Got::BadMate(why),
+                            },
+                            Outcome::NoMate => Got::NoMate,
+                            Outcome::Timeout => Got::Timeout,
+                        }
+                    }
+                };
+                if passes(p.stated, &got) {
+                    summary.passed += 1;
+                    bar.inc(1);
+                    continue;
+                }
+                (p.line, p.sfen.clone(), p.stated.to_string(), got)
+            }
+        };
+        summary.failed += 1;
+        bar.set_message(format!("{} failed", summary.failed));
+        mismatches.push(Mismatch {
+            line,
+            sfen,
+            stated,
+            got: got.to_string(),
+        });
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+
+    times.sort_unstable();
+    let median = times.get(times.len() / 2).copied().unwrap_or_default();
+    let max = times.last().copied().unwrap_or_default();
+    println!(
+        "solved {solved}/{} with a verified mate; time median {}, max {}; {total_nodes} nodes",
+        problems.len(),
+        millis(median),
+        millis(max)
+    );
+    if !mismatches.is_empty() {
+        println!("mismatches:");
+        for m in &mismatches {
+            println!("  line {}: {}  stated {}  got {}", m.line, m.sfen, m.stated, m.got);
+        }
+    }
+    println!("mate suite: {} passed, {} failed", summary.passed, summary.failed);
+    Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_stated_lengths() {
+        let text = "# c\n\nsfen1\t3\t-\tnote\nsfen2\t?\nsfen3\tnomate\nsfen4\tnomate<=5\nsfen5\nsfen6\tx\n";
+        let v = parse_problems(text);
+        assert_eq!(v.len(), 6);
+        assert_eq!(v[0].as_ref().unwrap().stated, Stated::Plies(3));
+        assert_eq!(v[0].as_ref().unwrap().line, 3);
+        assert_eq!(v[1].as_ref().unwrap().stated, Stated::Unknown);
+        assert_eq!(v[2].as_ref().unwrap().stated, Stated::NoMate);
+        assert_eq!(v[3].as_ref().unwrap().stated, Stated::NoMateWithin(5));
+        assert_eq!(v[4].as_ref().unwrap().stated, Stated::Unstated);
+        assert!(v[5].is_err());
+    }
+
+    #[test]
+    fn pass_rules() {
+        assert!(passes(Stated::Plies(3), &Got::Mate(3)));
+        assert!(passes(Stated::Plies(3), &Got::Mate(1)));
+        assert!(!passes(Stated::Plies(1), &Got::Mate(3)));
+        assert!(!passes(Stated::Plies(3), &Got::Timeout));
+        assert!(passes(Stated::Unknown, &Got::Mate(7)));
+        assert!(passes(Stated::NoMateWithin(3), &Got::Mate(5)));
+        assert!(!passes(Stated::NoMateWithin(3), &Got::Mate(3)));
+        assert!(passes(Stated::NoMateWithin(3), &Got::Timeout));
+        assert!(passes(Stated::NoMate, &Got::NoMate));
+        assert!(!passes(Stated::NoMate, &Got::Mate(9)));
+        assert!(!passes(Stated::Unstated, &Got::NoMate));
+        assert!(!passes(Stated::Plies(3), &Got::BadMate(String::new())));
+    }
+
+    #[test]
+    fn verifies_mates() {
+        let pos = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G 1").unwrap();
+        let good = [pos.parse_move("G*5b").unwrap()];
+        assert!(verify_mate(&pos, &good).is_ok());
+        let bad = [pos.parse_move("G*4b").unwrap()];
+        assert!(verify_mate(&pos, &bad).is_err());
+    }
+}

@@ -1,0 +1,44 @@
+//! `tsume "<sfen>" [--time-ms N]`: solve one mate problem and print the answer in USI and in
+//! Japanese notation.
+
+use crate::kif;
+use crate::mate_cmd::{Outcome, SolveResult, millis, solve_position, verify_mate};
+use crate::perft_cmd::parse_position;
+use anyhow::Result;
+use soppo_core::Move;
+use std::time::Duration;
+
+/// Whether a mate was found (exit code 0) or not (1).
+pub fn run(sfen: &str, time_limit: Option<Duration>) -> Result<bool> {
+    let pos = parse_position(sfen)?;
+    let SolveResult {
+        outcome,
+        nodes,
+        elapsed,
+    } = solve_position(&pos, time_limit);
+    let ms = millis(elapsed);
+    match outcome {
+        Outcome::Mate(line) => {
+            println!("mate in {} ({ms}, {nodes} nodes)", line.len());
+            println!("{}", usi_line(&line));
+            println!("{}", kif::japanese(&pos, &line).join(" "));
+            if let Err(why) = verify_mate(&pos, &line) {
+                println!("warning: the solution does not verify: {why}");
+            }
+            Ok(true)
+        }
+        Outcome::NoMate => {
+            println!("checkmate nomate ({ms}, {nodes} nodes)");
+            Ok(false)
+        }
+        Outcome::Timeout => {
+            println!("checkmate timeout ({ms}, {nodes} nodes)");
+            Ok(false)
+        }
+    }
+}
+
+/// Moves in USI, separated by spaces.
+pub fn usi_line(line: &[Move]) -> String {
+    line.iter().map(ToString::to_string).collect::<Vec<_>>().join(" ")
+}
