@@ -1,19 +1,8 @@
 //! End-to-end tests of the `soppo-tools` binary.
 
-use assert_cmd::Command;
-use std::path::PathBuf;
+mod common;
 
-fn tools() -> Command {
-    Command::cargo_bin("soppo-tools").expect("soppo-tools binary is built for integration tests")
-}
-
-fn stdout_of(out: &std::process::Output) -> String {
-    String::from_utf8(out.stdout.clone()).expect("stdout is UTF-8")
-}
-
-fn last_line(text: &str) -> &str {
-    text.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("")
-}
+use common::{TempFile, last_line, stdout_of, tools};
 
 #[test]
 fn startpos_depth_3() {
@@ -94,22 +83,15 @@ fn missing_arguments_are_a_clean_error() {
     assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
 }
 
-fn temp_file(name: &str, contents: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("soppo-tools-cli");
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, contents).unwrap();
-    path
-}
-
 #[test]
 fn suite_reports_passes_and_failures() {
     let start = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
     let suite = format!(
         "# a comment\n\n{start}\t1\t30\tstart d1\n{start}\t2\t900\tstart d2\nstartpos\t3\t25470\tstart d3\n{start}\t2\t901\tdeliberately wrong\n"
     );
-    let path = temp_file("suite_mixed.tsv", &suite);
-    let out = tools().args(["perft", "--suite"]).arg(&path).output().unwrap();
+    let file = TempFile::new("suite_mixed.tsv", &suite);
+    let path = file.path();
+    let out = tools().args(["perft", "--suite"]).arg(path).output().unwrap();
     assert!(!out.status.success(), "a failed row must give a non-zero exit: {out:?}");
     let text = stdout_of(&out);
     assert!(
@@ -122,10 +104,11 @@ fn suite_reports_passes_and_failures() {
 #[test]
 fn suite_skips_large_rows_and_flags_bad_sfens() {
     let suite = "startpos\t1\t30\nstartpos\t3\t25470\nnonsense b - 1\t1\t5\n";
-    let path = temp_file("suite_skip.tsv", suite);
+    let file = TempFile::new("suite_skip.tsv", suite);
+    let path = file.path();
     let out = tools()
         .args(["perft", "--suite"])
-        .arg(&path)
+        .arg(path)
         .args(["--max-nodes", "1000"])
         .output()
         .unwrap();
@@ -137,8 +120,9 @@ fn suite_skips_large_rows_and_flags_bad_sfens() {
 
 #[test]
 fn suite_all_passing_exits_zero() {
-    let path = temp_file("suite_ok.tsv", "startpos\t1\t30\nstartpos\t2\t900\n");
-    let out = tools().args(["perft", "--suite"]).arg(&path).output().unwrap();
+    let file = TempFile::new("suite_ok.tsv", "startpos\t1\t30\nstartpos\t2\t900\n");
+    let path = file.path();
+    let out = tools().args(["perft", "--suite"]).arg(path).output().unwrap();
     assert!(out.status.success(), "{out:?}");
     assert!(last_line(&stdout_of(&out)).starts_with("perft suite: 2 passed, 0 failed"));
 }

@@ -1,37 +1,11 @@
 //! End-to-end tests of `soppo-tools tsume` and `soppo-tools mate`.
 
-use assert_cmd::Command;
 use soppo_core::Position;
 use std::path::PathBuf;
 
-fn tools() -> Command {
-    Command::cargo_bin("soppo-tools").expect("soppo-tools binary is built for integration tests")
-}
+mod common;
 
-fn stdout_of(out: &std::process::Output) -> String {
-    String::from_utf8(out.stdout.clone()).expect("stdout is UTF-8")
-}
-
-fn last_line(text: &str) -> &str {
-    text.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("")
-}
-
-/// A file in the temporary directory, removed when dropped.
-struct TempFile(PathBuf);
-
-impl TempFile {
-    fn new(name: &str, contents: &str) -> TempFile {
-        let path = std::env::temp_dir().join(format!("soppo-tools-{}-{name}", std::process::id()));
-        std::fs::write(&path, contents).unwrap();
-        TempFile(path)
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
+use common::{TempFile, last_line, stdout_of, tools};
 
 const MATE1: &str = "4k4/9/4P4/9/9/9/9/9/9 b G 1";
 /// The first problem of `mate3_yaneuraou.tsv` (White attacks).
@@ -107,7 +81,7 @@ fn mate_suite_reports_mismatches() {
         "# typed-in problems\n{MATE1}\t1\tG*5b\tone\n\n{MATE3}\t3\t-\tthree\n{MATE3}\t1\t-\twrong on purpose\n"
     );
     let file = TempFile::new("suite.tsv", &tsv);
-    let out = tools().arg("mate").arg(&file.0).output().unwrap();
+    let out = tools().arg("mate").arg(file.path()).output().unwrap();
     assert_eq!(out.status.code(), Some(1), "{out:?}");
     let text = stdout_of(&out);
     assert_eq!(last_line(&text), "mate suite: 2 passed, 1 failed", "{text}");
@@ -121,14 +95,14 @@ fn mate_suite_nomate_rows_and_plain_sfen() {
     let file = TempFile::new("nomate.tsv", &tsv);
     let out = tools()
         .arg("mate")
-        .arg(&file.0)
+        .arg(file.path())
         .args(["--time-ms", "5000"])
         .output()
         .unwrap();
     assert_eq!(last_line(&stdout_of(&out)), "mate suite: 2 passed, 1 failed", "{out:?}");
     let out = tools()
         .arg("mate")
-        .arg(&file.0)
+        .arg(file.path())
         .args(["--time-ms", "5000", "--skip-stated-nomate"])
         .output()
         .unwrap();
@@ -136,12 +110,12 @@ fn mate_suite_nomate_rows_and_plain_sfen() {
     assert_eq!(last_line(&stdout_of(&out)), "mate suite: 0 passed, 0 failed", "{out:?}");
 
     let plain = TempFile::new("plain.sfen", &format!("{MATE1}\nsfen {MATE3}\n# comment\n"));
-    let out = tools().arg("mate").arg(&plain.0).output().unwrap();
+    let out = tools().arg("mate").arg(plain.path()).output().unwrap();
     assert!(out.status.success(), "{out:?}");
     assert_eq!(last_line(&stdout_of(&out)), "mate suite: 2 passed, 0 failed", "{out:?}");
     let out = tools()
         .arg("mate")
-        .arg(&plain.0)
+        .arg(plain.path())
         .args(["--limit", "1"])
         .output()
         .unwrap();
