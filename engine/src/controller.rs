@@ -9,7 +9,7 @@
 //! the worker's own end can produce a second answer or lose one.
 
 use crate::bench;
-use crate::mate_search::{self, MateOutcome, MateProgress};
+use crate::mate::{self, MateOutcome, MateProgress};
 use crate::options::Options;
 use crate::search::{
     self, Budget, Decision, Limits, ScoreValue, SearchControl, SearchEvent, SearchInfo, SearchSettings,
@@ -263,7 +263,7 @@ impl<W: Write> Controller<W> {
                 .name("soppo-mate".into())
                 .stack_size(64 << 20)
                 .spawn(move || {
-                    let outcome = mate_search::solve(&pos, limit, &worker_control, |p| {
+                    let outcome = mate::solve(&pos, limit, &worker_control, |p| {
                         let _ = tx.send(WorkerEvent::MateInfo(id, p.clone()));
                     });
                     let _ = tx.send(WorkerEvent::MateDone(id, outcome));

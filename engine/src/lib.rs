@@ -4,7 +4,7 @@ pub mod bench;
 pub mod controller;
 pub mod eval;
 pub mod frontend;
-pub mod mate_search;
+pub mod mate;
 pub mod options;
 pub mod search;
 pub mod time;

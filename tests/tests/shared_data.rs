@@ -725,19 +725,44 @@ fn mate_in_one_matches_brute_force_on_games_and_mate3() {
     assert!(with_mate > 0);
 }
 
-/// The interim `go mate` search: the first 100 problems of each of the 3-, 5- and 7-ply
-/// YaneuraOu sets are solved with a verified line no longer than stated (shorter is right:
-/// some stated lengths are not shortest), and `nomate.tsv` positions are never answered with
-/// a mate.
+/// Solves `pos` and checks the answer independently of the solver's own verification (legal,
+/// every attacker move a check) and with the tsume verifier (shortest, longest counted defence,
+/// no useless interposition, mate at the end). Returns the length.
+fn solved_length(pos: &Position, limit: std::time::Duration) -> Result<usize, String> {
+    use soppo_engine::mate::{MateOutcome, solve, verify::verify};
+    use soppo_engine::search::SearchControl;
+    match solve(pos, Some(limit), &SearchControl::default(), |_| {}) {
+        MateOutcome::Mate(line) => {
+            let mut p = pos.clone();
+            for (i, m) in line.iter().enumerate() {
+                if !p.is_legal_move(*m) || (i % 2 == 0 && !p.gives_check(*m)) {
+                    return Err(format!("illegal or non-checking move {m} at ply {}", i + 1));
+                }
+                p.do_move(*m);
+            }
+            verify(pos, &line).map_err(|e| format!("line of {} plies fails: {e}", line.len()))?;
+            Ok(line.len())
+        }
+        other => Err(format!("{other:?}")),
+    }
+}
+
+/// The `go mate` solver on the YaneuraOu sets: the first 100 problems of the 3-, 5- and 7-ply
+/// sets and the first 30 of the 9- and 11-ply sets are solved with a verified tsume answer no
+/// longer than stated (shorter is right: some stated lengths are not shortest), and
+/// `nomate.tsv` positions are never answered with a mate (within the stated bound for
+/// `nomate<=N` rows).
 #[test]
-fn interim_mate_search_on_yaneuraou_samples() {
-    use soppo_engine::mate_search::{MateOutcome, solve};
+fn mate_solver_on_yaneuraou_samples() {
+    use soppo_engine::mate::{MateOutcome, solve};
     use soppo_engine::search::SearchControl;
     use std::time::Duration;
-    let (Some(m3), Some(m5), Some(m7), Some(nomate)) = (
+    let (Some(m3), Some(m5), Some(m7), Some(m9), Some(m11), Some(nomate)) = (
         load("mate3_yaneuraou.tsv"),
         load("mate5_yaneuraou.tsv"),
         load("mate7_yaneuraou.tsv"),
+        load("mate9_yaneuraou.tsv"),
+        load("mate11_yaneuraou.tsv"),
         load("nomate.tsv"),
     ) else {
         return;
@@ -745,51 +770,90 @@ fn interim_mate_search_on_yaneuraou_samples() {
     let start = Instant::now();
     let mut failures = Failures::default();
     let mut solved = 0usize;
-    for (rows, stated) in [(&m3, 3usize), (&m5, 5), (&m7, 7)] {
-        for r in rows.iter().take(100) {
+    for (rows, stated, take) in [
+        (&m3, 3usize, 100),
+        (&m5, 5, 100),
+        (&m7, 7, 100),
+        (&m9, 9, 30),
+        (&m11, 11, 30),
+    ] {
+        for r in rows.iter().take(take) {
             let pos = position(r.line, r.col(0));
-            let control = SearchControl::default();
-            match solve(&pos, Some(Duration::from_secs(20)), &control, |_| {}) {
-                MateOutcome::Mate(line) => {
-                    let mut p = pos.clone();
-                    let mut legal = true;
-                    for (i, m) in line.iter().enumerate() {
-                        // Every attacker move checks; every move is legal.
-                        if !p.is_legal_move(*m) || (i % 2 == 0 && !p.gives_check(*m)) {
-                            legal = false;
-                            break;
-                        }
-                        p.do_move(*m);
-                    }
-                    if !legal || !p.is_checkmate() || line.len() > stated {
-                        failures.push(r.line, format!("bad line of {} plies", line.len()));
-                    } else {
-                        solved += 1;
-                    }
-                }
-                other => failures.push(r.line, format!("{other:?} for a {stated}-ply mate")),
+            match solved_length(&pos, Duration::from_secs(30)) {
+                Ok(len) if len <= stated => solved += 1,
+                Ok(len) => failures.push(r.line, format!("{len} plies for a {stated}-ply mate")),
+                Err(e) => failures.push(r.line, e),
             }
         }
     }
     for r in &nomate {
         let pos = position(r.line, r.col(0));
+        let bound = r.col(1).strip_prefix("nomate<=").and_then(|n| n.parse::<usize>().ok());
         let control = SearchControl::default();
-        if let MateOutcome::Mate(line) = solve(&pos, Some(Duration::from_millis(300)), &control, |_| {}) {
-            // Under game rules a mate may exist where tsume rules say none; it must be real.
-            let mut p = pos.clone();
-            for m in &line {
-                p.do_move(*m);
-            }
-            if !p.is_checkmate() {
-                failures.push(r.line, format!("false mate of {} plies", line.len()));
-            }
+        if let MateOutcome::Mate(line) = solve(&pos, Some(Duration::from_millis(500)), &control, |_| {})
+            && bound.is_none_or(|n| line.len() <= n)
+        {
+            failures.push(
+                r.line,
+                format!("mate of {} plies where the source says {}", line.len(), r.col(1)),
+            );
         }
     }
     eprintln!(
-        "interim mate search: {solved} of 300 YaneuraOu problems solved, {} nomate rows checked, {:.2} s",
+        "mate solver: {solved} of 360 YaneuraOu problems solved, {} nomate rows checked, {:.2} s",
         nomate.len(),
         start.elapsed().as_secs_f64()
     );
-    failures.assert_none("interim mate search");
-    assert_eq!(solved, 300);
+    failures.assert_none("mate solver on YaneuraOu samples");
+    assert_eq!(solved, 360);
+}
+
+/// Useless interpositions: the six regression positions answer exactly their published
+/// tsume lengths 3, 3, 3, 1, 1, 5 (game-rule solvers answer 5 to 13).
+#[test]
+fn mudaai_positions_answer_exact_lengths() {
+    let Some(rows) = load("mudaai6.tsv") else { return };
+    let mut failures = Failures::default();
+    for r in &rows {
+        let pos = position(r.line, r.col(0));
+        let stated: usize = r.col(1).parse().expect("a length");
+        match solved_length(&pos, std::time::Duration::from_secs(30)) {
+            Ok(len) if len == stated => {}
+            Ok(len) => failures.push(r.line, format!("{len} plies, published {stated}")),
+            Err(e) => failures.push(r.line, e),
+        }
+    }
+    failures.assert_none("mudaai6");
+    assert_eq!(rows.len(), 6);
+}
+
+/// `mate_curated.tsv`: every row with a stated length up to 31 plies meets it with a verified
+/// tsume answer (the longer rows, 59 to 1525 plies, are benchmarks for the df-pn prover).
+#[test]
+fn mate_curated_short_rows_meet_stated_lengths() {
+    let Some(rows) = load("mate_curated.tsv") else { return };
+    let start = Instant::now();
+    let mut failures = Failures::default();
+    let mut checked = 0;
+    for r in &rows {
+        let Ok(stated) = r.col(1).parse::<usize>() else {
+            continue;
+        };
+        if stated > 31 {
+            continue;
+        }
+        checked += 1;
+        let pos = position(r.line, r.col(0));
+        match solved_length(&pos, std::time::Duration::from_secs(30)) {
+            Ok(len) if len <= stated => {}
+            Ok(len) => failures.push(r.line, format!("{len} plies, stated {stated}")),
+            Err(e) => failures.push(r.line, e),
+        }
+    }
+    eprintln!(
+        "mate_curated: {checked} rows up to 31 plies, {:.2} s",
+        start.elapsed().as_secs_f64()
+    );
+    failures.assert_none("mate_curated");
+    assert!(checked >= 90, "{checked}");
 }

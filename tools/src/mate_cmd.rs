@@ -5,13 +5,13 @@ use crate::perft_cmd::parse_position;
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use soppo_core::{Move, Position};
-use soppo_engine::mate_search::{MateProgress, solve};
+use soppo_engine::mate::{MateProgress, solve};
 use soppo_engine::search::SearchControl;
 use std::fmt;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-pub use soppo_engine::mate_search::MateOutcome as Outcome;
+pub use soppo_engine::mate::MateOutcome as Outcome;
 
 /// The answer of the solver, with its cost.
 #[derive(Debug, Clone)]
@@ -40,27 +40,14 @@ pub fn millis(d: Duration) -> String {
     format!("{:.1} ms", d.as_secs_f64() * 1000.0)
 }
 
-/// Checks that `line` is a mate from `pos`: every move legal, every attacker move a check,
-/// and the final position checkmate.
+/// Checks that `line` is a tsume answer from `pos`: every move legal, every attacker move a
+/// check and shortest, every defence the longest counted one (never a useless interposition),
+/// and the final position mate under tsume rules.
 pub fn verify_mate(pos: &Position, line: &[Move]) -> std::result::Result<(), String> {
     if line.is_empty() {
         return Err("empty line".to_string());
     }
-    let mut p = pos.clone();
-    for (i, &m) in line.iter().enumerate() {
-        if !p.is_legal_move(m) {
-            return Err(format!("move {} ({m}) is illegal", i + 1));
-        }
-        if i % 2 == 0 && !p.gives_check(m) {
-            return Err(format!("attacker move {} ({m}) is not a check", i + 1));
-        }
-        p.do_move(m);
-    }
-    if p.is_checkmate() {
-        Ok(())
-    } else {
-        Err("the final position is not checkmate".to_string())
-    }
+    soppo_engine::mate::verify::verify(pos, line).map_err(|e| e.to_string())
 }
 
 /// The length column of a problem.

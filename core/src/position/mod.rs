@@ -556,6 +556,35 @@ impl Position {
         }
     }
 
+    /// Takes one piece of `kind` out of `c`'s hand without a move, keeping the keys right.
+    ///
+    /// Tsume analysis needs it: the useless-interposition test asks whether the attacker
+    /// still mates after capturing an interposed piece *without using it*. Undo with
+    /// [`Position::give_hand_piece`] before taking back the move that led here.
+    pub fn take_hand_piece(&mut self, c: Color, kind: PieceKind) {
+        self.hands[c.index()].remove(kind);
+        let side = self.side;
+        let hand = self.hands[side.index()];
+        let Some(st) = self.states.last_mut() else {
+            unreachable!()
+        };
+        st.hand_key = st.hand_key.wrapping_sub(zobrist::hand_piece(c, kind));
+        st.stm_hand = hand;
+    }
+
+    /// Puts one piece of `kind` into `c`'s hand without a move (the inverse of
+    /// [`Position::take_hand_piece`]).
+    pub fn give_hand_piece(&mut self, c: Color, kind: PieceKind) {
+        self.hands[c.index()].add(kind);
+        let side = self.side;
+        let hand = self.hands[side.index()];
+        let Some(st) = self.states.last_mut() else {
+            unreachable!()
+        };
+        st.hand_key = st.hand_key.wrapping_add(zobrist::hand_piece(c, kind));
+        st.stm_hand = hand;
+    }
+
     /// Passes the turn (for null-move search and USI `pass`). Must not be in check.
     pub fn do_null_move(&mut self) {
         let prev = self.state();

@@ -1,0 +1,127 @@
+use super::*;
+
+fn solve_sfen(sfen: &str) -> MateOutcome {
+    let pos = Position::from_sfen(sfen).unwrap();
+    let control = SearchControl::new(false, crate::search::Budget::default());
+    solve(&pos, Some(Duration::from_secs(30)), &control, |_| {})
+}
+
+fn text(o: &MateOutcome) -> String {
+    match o {
+        MateOutcome::Mate(line) => line.iter().map(ToString::to_string).collect::<Vec<_>>().join(" "),
+        other => format!("{other:?}"),
+    }
+}
+
+/// Solves `sfen`, expects a mate of exactly `plies`, and checks the line independently of the
+/// solver's own verification: legal, every attacker move a check.
+fn expect_mate(sfen: &str, plies: usize) -> Vec<Move> {
+    let o = solve_sfen(sfen);
+    let MateOutcome::Mate(line) = o else {
+        panic!("{sfen}: {o:?}")
+    };
+    assert_eq!(line.len(), plies, "{sfen}: {}", text(&MateOutcome::Mate(line.clone())));
+    let mut p = Position::from_sfen(sfen).unwrap();
+    for (i, m) in line.iter().enumerate() {
+        assert!(p.is_legal_move(*m), "{sfen}: {m} illegal");
+        p.do_move(*m);
+        if i % 2 == 0 {
+            assert!(p.in_check(), "{sfen}: {m} is no check");
+        }
+    }
+    assert!(verify::verify(&Position::from_sfen(sfen).unwrap(), &line).is_ok());
+    line
+}
+
+#[test]
+fn mate_in_one() {
+    assert_eq!(text(&solve_sfen("4k4/9/4P4/9/9/9/9/9/9 b G 1")), "G*5b");
+}
+
+#[test]
+fn mate_in_three_with_longest_defence() {
+    expect_mate("3sks3/9/4+P4/9/9/9/9/9/9 b G2S 1", 3);
+}
+
+#[test]
+fn no_checks_means_no_mate() {
+    assert_eq!(solve_sfen("4k4/9/9/9/9/9/9/9/4K4 b - 1"), MateOutcome::NoMate);
+}
+
+/// The six useless-interposition regression positions of research/mate-anchors.md (public
+/// issue trackers): game-rule solvers answer 5 to 13 plies; tsume rules say 3, 3, 3, 1, 1, 5.
+#[test]
+fn useless_interpositions_are_not_defences() {
+    let cases = [
+        ("5pk2/7P1/4+R1+P1+b/8b/6R2/9/9/9/9 b 4g4s4n4l15p 1", 3),
+        ("9/5g1s1/8k/6+R2/9/6R1S/5B3/9/9 b b3g2s4n4l18p 1", 3),
+        ("9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1", 3),
+        ("6Bnl/8k/7p1/7b1/9/9/9/9/9 b Rr4g4s3n3l17p 1", 1),
+        ("1p4g+b1/3l2gks/4sn2s/3pn1S1g/2pn1pl1l/2n1p1p2/R6g1/KR7/B6L1 b 12p 1", 1),
+        ("9/6Spk/9/5R1+B1/9/9/9/9/9 b Nrb4g3s3n4l17p 1", 5),
+    ];
+    for (sfen, plies) in cases {
+        expect_mate(sfen, plies);
+    }
+}
+
+/// The paper's Fig. 2 shape: a rook promoting on 1a checks a king on 9a from eight files
+/// away (a knight guards 8a). Every drop between is useless, so it is a one-ply mate.
+#[test]
+fn long_distance_interpositions_are_useless() {
+    let sfen = "k8/9/PPN6/9/9/9/9/9/8R b r2b4g4s4n4l16p 1";
+    let line = expect_mate(sfen, 1);
+    assert_eq!(line[0].to_string(), "1i1a+");
+    // Without the knight guarding 8a, a piece dropped there is taken back by the king: an
+    // effective interposition, so the rook check is no mate in one.
+    let mut pos = Position::from_sfen("k8/9/PP7/9/9/9/9/9/8R b r2b4g4s4n4l16p 1").unwrap();
+    let mut never = |_| false;
+    let mut exact = exact::Exact::new(pos.side_to_move(), &mut never);
+    assert!(!exact.or_node(&mut pos, 1));
+}
+
+/// The only mating drop would be a pawn-drop mate, which is illegal.
+#[test]
+fn pawn_drop_mate_is_not_a_mate() {
+    assert_eq!(solve_sfen("7nk/9/7G1/9/9/9/9/9/9 b P 1"), MateOutcome::NoMate);
+}
+
+/// The verifier rejects a line that counts a useless interposition as the defence.
+#[test]
+fn verifier_rejects_useless_interposition_lines() {
+    let pos = Position::from_sfen("6Bnl/8k/7p1/7b1/9/9/9/9/9 b Rr4g4s3n3l17p 1").unwrap();
+    let good = expect_mate("6Bnl/8k/7p1/7b1/9/9/9/9/9 b Rr4g4s3n3l17p 1", 1);
+    // Any interposition answering the same check, then the capture, is a three-ply line.
+    let mut p = pos.clone();
+    p.do_move(good[0]);
+    let interposition = p
+        .legal_moves()
+        .iter()
+        .copied()
+        .find(|m| m.is_drop())
+        .expect("a drop interposes");
+    p.do_move(interposition);
+    let capture = p
+        .legal_moves()
+        .iter()
+        .copied()
+        .find(|m| !m.is_drop() && m.to() == interposition.to() && p.gives_check(*m))
+        .expect("the checker captures");
+    let long = [good[0], interposition, capture];
+    assert!(verify::verify(&pos, &long).is_err());
+    // The interpositions are legal evasions, yet none is counted as a defence.
+    let mut p = pos.clone();
+    p.do_move(good[0]);
+    assert!(p.has_legal_move());
+    let mut never = |_| false;
+    let mut exact = exact::Exact::new(pos.side_to_move(), &mut never);
+    assert!(exact.counted_defences(&mut p, 0).is_empty());
+}
+
+#[test]
+fn verifier_rejects_non_shortest_and_non_mating_lines() {
+    let pos = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G 1").unwrap();
+    let not_mate = [pos.parse_move("G*4b").unwrap()];
+    assert!(verify::verify(&pos, &not_mate).is_err());
+    assert!(verify::verify(&pos, &[]).is_err());
+}

@@ -1,0 +1,88 @@
+//! Re-verification of a mate line before it is printed.
+//!
+//! A line passes when it has an odd number of plies, every move is legal, every attacker move
+//! gives check, and the final position is mate under tsume rules (no evasion except useless
+//! interpositions). Under tsume rules it must also be exact: at every attacker move the
+//! remaining length is the shortest mate, and every defender move is a counted defence (never a
+//! useless interposition) of the longest length available.
+
+use super::exact::Exact;
+use soppo_core::{Move, Position};
+use std::fmt;
+
+/// Why a line is not a correct tsume answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerifyError {
+    /// The ply (0-based) where the line goes wrong.
+    pub ply: usize,
+    pub reason: String,
+}
+
+impl fmt::Display for VerifyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ply {}: {}", self.ply + 1, self.reason)
+    }
+}
+
+impl std::error::Error for VerifyError {}
+
+/// Checks `line` from `root` (attacker to move) as a tsume answer.
+///
+/// # Errors
+/// The first ply where the line is illegal, not a check, not shortest, not the longest counted
+/// defence, a useless interposition, or does not end in mate.
+pub fn verify(root: &Position, line: &[Move]) -> Result<(), VerifyError> {
+    let mut never = |_| false;
+    let mut exact = Exact::new(root.side_to_move(), &mut never);
+    verify_with(&mut exact, root, line)
+}
+
+pub(crate) fn verify_with(exact: &mut Exact<'_>, root: &Position, line: &[Move]) -> Result<(), VerifyError> {
+    let fail = |ply: usize, reason: String| Err(VerifyError { ply, reason });
+    if line.len().is_multiple_of(2) {
+        return fail(
+            line.len(),
+            format!("a mate has an odd number of plies, not {}", line.len()),
+        );
+    }
+    let mut pos = root.clone();
+    let len = i32::try_from(line.len()).unwrap_or(i32::MAX);
+    for (ply, &m) in line.iter().enumerate() {
+        let remaining = len - i32::try_from(ply).unwrap_or(i32::MAX);
+        if !pos.is_legal_move(m) {
+            return fail(ply, format!("{m} is not legal"));
+        }
+        if ply.is_multiple_of(2) {
+            if !exact.or_node(&mut pos, remaining) {
+                return fail(ply, format!("no mate in {remaining} plies here"));
+            }
+            if remaining > 2 && exact.or_node(&mut pos, remaining - 2) {
+                return fail(ply, format!("a mate shorter than {remaining} plies exists here"));
+            }
+            pos.do_move(m);
+            if !pos.in_check() {
+                return fail(ply, format!("{m} does not give check"));
+            }
+            if !exact.and_node(&mut pos, remaining - 1) {
+                return fail(ply, format!("{m} does not mate in {remaining} plies"));
+            }
+        } else {
+            let counted = exact.counted_defences(&mut pos, remaining);
+            match counted.iter().find(|&&(e, _)| e == m) {
+                None => return fail(ply, format!("{m} is a useless interposition or not mated")),
+                Some(&(_, l)) if l != remaining => {
+                    return fail(ply, format!("{m} lasts {l} plies, not {remaining}"));
+                }
+                Some(_) => {}
+            }
+            pos.do_move(m);
+        }
+        if exact.aborted {
+            return fail(ply, "verification was stopped".into());
+        }
+    }
+    if !exact.and_node(&mut pos, 0) {
+        return fail(line.len(), "the final position is not mate".into());
+    }
+    Ok(())
+}
