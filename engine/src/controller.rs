@@ -259,11 +259,15 @@ impl<W: Write> Controller<W> {
                 MateParam::Infinite => None,
             };
             let tx = self.events_tx.clone();
+            // The mate solver has its own tables, sized like the search's (USI_Hash).
+            let config = mate::MateConfig {
+                hash_mb: usize::try_from(self.options.hash_mb).unwrap_or(usize::MAX),
+            };
             std::thread::Builder::new()
                 .name("soppo-mate".into())
                 .stack_size(64 << 20)
                 .spawn(move || {
-                    let outcome = mate::solve(&pos, limit, &worker_control, |p| {
+                    let outcome = mate::solve_with(&pos, limit, &config, &worker_control, |p| {
                         let _ = tx.send(WorkerEvent::MateInfo(id, p.clone()));
                     });
                     let _ = tx.send(WorkerEvent::MateDone(id, outcome));
@@ -381,6 +385,7 @@ impl<W: Write> Controller<W> {
                     InfoAttr::Nodes(p.nodes),
                     InfoAttr::Nps(nps),
                     InfoAttr::Time(p.elapsed),
+                    InfoAttr::HashFull(p.hashfull_permille),
                 ]));
             }
             WorkerEvent::Search(SearchEvent::Done(id, decision, last)) if Some(id) == current => {

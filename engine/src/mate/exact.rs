@@ -23,12 +23,9 @@
 use soppo_core::attacks::between;
 use soppo_core::movegen::{MoveList, generate_checks, generate_legal};
 use soppo_core::{Bitboard, Color, Move, Position, Square};
-use std::collections::HashMap;
 
 /// A bound meaning "at any length".
 const UNBOUNDED: i32 = i32::MAX;
-/// Most table entries before the table is cleared (about 50 MB).
-const MAX_ENTRIES: usize = 2_000_000;
 
 /// What is known about one position.
 #[derive(Clone, Copy)]
@@ -39,12 +36,152 @@ struct Bounds {
     fails_up_to: i32,
 }
 
-impl Default for Bounds {
-    fn default() -> Self {
-        Bounds {
-            holds_from: i32::MAX,
-            fails_up_to: -1,
+/// One table slot: a position key and its bounds (16 bytes).
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    key: u64,
+    /// `holds_from + 1`, with 0 for "none".
+    holds_from: u16,
+    /// `fails_up_to + 1`, with 0 for "none" and `u16::MAX` for [`UNBOUNDED`].
+    fails_up_to: u16,
+    used: bool,
+}
+
+impl Slot {
+    /// Slots are kept as two words so that a fresh table is all zeros: it is then allocated
+    /// zeroed, lazily, by the operating system instead of being written at start-up.
+    fn unpack(raw: [u64; 2]) -> Slot {
+        Slot {
+            key: raw[0],
+            holds_from: (raw[1] & 0xffff) as u16,
+            fails_up_to: ((raw[1] >> 16) & 0xffff) as u16,
+            used: raw[1] >> 32 != 0,
         }
+    }
+
+    fn pack(self) -> [u64; 2] {
+        [
+            self.key,
+            u64::from(self.holds_from) | u64::from(self.fails_up_to) << 16 | u64::from(self.used) << 32,
+        ]
+    }
+
+    fn bounds(self) -> Bounds {
+        Bounds {
+            holds_from: if self.holds_from == 0 {
+                i32::MAX
+            } else {
+                i32::from(self.holds_from) - 1
+            },
+            fails_up_to: match self.fails_up_to {
+                0 => -1,
+                u16::MAX => UNBOUNDED,
+                f => i32::from(f) - 1,
+            },
+        }
+    }
+
+    /// How much work the slot stands for: results at larger bounds cost more to redo.
+    fn worth(self) -> u16 {
+        self.holds_from.max(self.fails_up_to)
+    }
+}
+
+/// A table of 4-slot buckets. It starts small (most problems are short, and touching a large
+/// table costs page faults) and doubles while more than half full, up to its memory limit; then,
+/// when a bucket is full, the slot worth least is replaced: forgetting costs only time, never
+/// correctness.
+struct Table {
+    buckets: Vec<[[u64; 2]; 4]>,
+    used: usize,
+    max_buckets: usize,
+}
+
+/// The size a table starts at.
+const INITIAL_TABLE_MB: usize = 4;
+
+impl Table {
+    fn new(megabytes: usize) -> Self {
+        let per_mb = (1 << 20) / std::mem::size_of::<[[u64; 2]; 4]>();
+        let max_buckets = (megabytes.max(1) * per_mb).max(1);
+        let n = (INITIAL_TABLE_MB * per_mb).min(max_buckets);
+        Table {
+            buckets: vec![[[0; 2]; 4]; n],
+            used: 0,
+            max_buckets,
+        }
+    }
+
+    fn grow(&mut self) {
+        let n = (self.buckets.len() * 2).min(self.max_buckets);
+        let old = std::mem::replace(&mut self.buckets, vec![[[0; 2]; 4]; n]);
+        self.used = 0;
+        for raw in old.into_iter().flatten() {
+            let slot = Slot::unpack(raw);
+            if slot.used {
+                let b = self.bucket(slot.key);
+                if let Some(free) = self.buckets[b].iter_mut().find(|r| !Slot::unpack(**r).used) {
+                    *free = raw;
+                    self.used += 1;
+                }
+            }
+        }
+    }
+
+    fn bucket(&self, key: u64) -> usize {
+        // The high bits of the key pick the bucket (the low bit is the side to move).
+        ((u128::from(key >> 1) * self.buckets.len() as u128) >> 63) as usize
+    }
+
+    fn get(&self, key: u64) -> Option<Bounds> {
+        self.buckets[self.bucket(key)]
+            .iter()
+            .map(|&raw| Slot::unpack(raw))
+            .find(|s| s.used && s.key == key)
+            .map(Slot::bounds)
+    }
+
+    fn update(&mut self, key: u64, bound: i32, holds: bool) {
+        if self.used * 2 > self.buckets.len() * 4 && self.buckets.len() < self.max_buckets {
+            self.grow();
+        }
+        let b = self.bucket(key);
+        let bucket = &mut self.buckets[b];
+        let slots = bucket.map(Slot::unpack);
+        let i = slots
+            .iter()
+            .position(|s| s.used && s.key == key)
+            .or_else(|| slots.iter().position(|s| !s.used))
+            .unwrap_or_else(|| (0..4).min_by_key(|&i| slots[i].worth()).unwrap_or(0));
+        let mut slot = slots[i];
+        if !(slot.used && slot.key == key) {
+            self.used += usize::from(!slot.used);
+            slot = Slot {
+                key,
+                holds_from: 0,
+                fails_up_to: 0,
+                used: true,
+            };
+        }
+        if holds {
+            let v = u16::try_from(bound + 1).unwrap_or(u16::MAX - 1);
+            if slot.holds_from == 0 || v < slot.holds_from {
+                slot.holds_from = v;
+            }
+        } else {
+            let v = if bound == UNBOUNDED {
+                u16::MAX
+            } else {
+                u16::try_from(bound + 1).unwrap_or(u16::MAX - 1)
+            };
+            slot.fails_up_to = slot.fails_up_to.max(v);
+        }
+        bucket[i] = slot.pack();
+    }
+
+    /// Use of the memory limit, per mille.
+    fn hashfull_permille(&self) -> u32 {
+        u32::try_from(self.used * 1000 / (self.max_buckets * 4)).unwrap_or(1000)
     }
 }
 
@@ -83,20 +220,20 @@ pub(crate) struct Exact<'a> {
     /// Set when some failure came from repeating a position of the current path: such a
     /// result depends on the path and must not be stored.
     repeated: bool,
-    table: HashMap<u64, Bounds>,
+    table: Table,
     path: Vec<u64>,
     attacker: Color,
 }
 
 impl<'a> Exact<'a> {
-    pub(crate) fn new(attacker: Color, stop: &'a mut dyn FnMut(u64) -> bool) -> Self {
+    pub(crate) fn new(attacker: Color, hash_mb: usize, stop: &'a mut dyn FnMut(u64) -> bool) -> Self {
         Exact {
             stop,
             nodes: 0,
             aborted: false,
             cut_off: false,
             repeated: false,
-            table: HashMap::new(),
+            table: Table::new(hash_mb),
             path: Vec::new(),
             attacker,
         }
@@ -115,8 +252,12 @@ impl<'a> Exact<'a> {
         self.aborted
     }
 
+    pub(crate) fn hashfull_permille(&self) -> u32 {
+        self.table.hashfull_permille()
+    }
+
     fn lookup(&self, key: u64, bound: i32) -> Option<bool> {
-        let b = self.table.get(&key)?;
+        let b = self.table.get(key)?;
         if bound >= b.holds_from {
             Some(true)
         } else if bound <= b.fails_up_to {
@@ -127,16 +268,7 @@ impl<'a> Exact<'a> {
     }
 
     fn store(&mut self, key: u64, bound: i32, holds: bool) {
-        if self.table.len() >= MAX_ENTRIES {
-            // Bounded memory: forgetting costs only time, never correctness.
-            self.table.clear();
-        }
-        let e = self.table.entry(key).or_default();
-        if holds {
-            e.holds_from = e.holds_from.min(bound);
-        } else {
-            e.fails_up_to = e.fails_up_to.max(bound);
-        }
+        self.table.update(key, bound, holds);
     }
 
     /// Plays `m` and pushes the new key; `false` (nothing played) when that repeats the path.
@@ -168,7 +300,7 @@ impl<'a> Exact<'a> {
         }
         let key = pos.key();
         if let Some(known) = self.lookup(key, l) {
-            if !known && self.table.get(&key).is_some_and(|b| b.fails_up_to != UNBOUNDED) {
+            if !known && self.table.get(key).is_some_and(|b| b.fails_up_to != UNBOUNDED) {
                 self.cut_off = true;
             }
             return known;
@@ -389,41 +521,51 @@ impl<'a> Exact<'a> {
         None
     }
 
-    /// The counted evasions of a defender-to-move position whose longest defence is `m`, each
-    /// with its exact length `1 + mate_len`. Useless interpositions are left out.
-    pub(crate) fn counted_defences(&mut self, pos: &mut Position, m: i32) -> Vec<(Move, i32)> {
+    /// The counted evasions of a defender-to-move position whose longest defence is `m` plies
+    /// that defend that long: the defender's candidate moves for the answer line. Useless
+    /// interpositions are never among them.
+    pub(crate) fn longest_defences(&mut self, pos: &mut Position, m: i32) -> Vec<Move> {
         let mut evasions = MoveList::new();
         generate_legal::<true>(pos, &mut evasions);
         let gap = InterpositionGap::of(pos);
         let is_interposition = |e: Move| gap.is_some_and(|g| g.is_interposition(e));
-        let mut out = Vec::new();
-        let mut interpositions = Vec::new();
-        for &e in &evasions {
+        let mut longest = Vec::new();
+        for &e in evasions.iter().filter(|&&e| !is_interposition(e)) {
             if !self.enter(pos, e) {
                 continue;
             }
-            let len = self.shortest(pos, m - 1).map(|l| l + 1);
+            // Known to be mated within `m - 1`; it defends `m` plies unless it is mated sooner.
+            if !self.or_node(pos, m - 3) {
+                longest.push(e);
+            }
             self.leave(pos, e);
-            if let Some(len) = len {
-                if is_interposition(e) {
-                    interpositions.push((e, len));
+        }
+        let mut d = None;
+        for &e in evasions.iter().filter(|&&e| is_interposition(e)) {
+            if !self.enter(pos, e) {
+                continue;
+            }
+            let lasts = self.or_node(pos, m - 1) && !self.or_node(pos, m - 3);
+            self.leave(pos, e);
+            if !lasts {
+                continue;
+            }
+            let d = *d.get_or_insert_with(|| {
+                if longest.is_empty() {
+                    self.other_defence(pos, m, &evasions, &is_interposition)
                 } else {
-                    out.push((e, len));
+                    m
+                }
+            });
+            if self.enter(pos, e) {
+                let useless = self.is_useless(pos, e.to(), d);
+                self.leave(pos, e);
+                if !useless {
+                    longest.push(e);
                 }
             }
         }
-        let d = out.iter().map(|&(_, l)| l).max().unwrap_or(0);
-        for (e, len) in interpositions {
-            if !self.enter(pos, e) {
-                continue;
-            }
-            let useless = self.is_useless(pos, e.to(), d);
-            self.leave(pos, e);
-            if !useless {
-                out.push((e, len));
-            }
-        }
-        out
+        longest
     }
 
     /// The answer line from an attacker-to-move position whose shortest mate is `len` plies:
@@ -450,22 +592,21 @@ impl<'a> Exact<'a> {
     }
 
     fn defence_line(&mut self, pos: &mut Position, m: i32, line: &mut Vec<Move>) {
-        let defences = self.counted_defences(pos, m);
-        let Some(best) = defences.iter().map(|&(_, l)| l).max() else {
+        let tied = self.longest_defences(pos, m);
+        if tied.is_empty() {
             return;
-        };
-        let tied: Vec<Move> = defences.iter().filter(|&&(_, l)| l == best).map(|&(e, _)| e).collect();
+        }
         // Ties are settled by the pieces left in the attacker's hand at the end of each line;
         // building every tied line costs time, so only short ones are compared.
         let mut chosen = (tied[0], Vec::new());
-        if tied.len() > 1 && best <= 16 {
+        if tied.len() > 1 && m <= 16 {
             let mut fewest = u32::MAX;
             for &e in &tied {
                 if !self.enter(pos, e) {
                     continue;
                 }
                 let mut sub = Vec::new();
-                self.principal_line(pos, best - 1, &mut sub);
+                self.principal_line(pos, m - 1, &mut sub);
                 let surplus = self.surplus_after(pos, &sub);
                 self.leave(pos, e);
                 if surplus < fewest {
@@ -474,7 +615,7 @@ impl<'a> Exact<'a> {
                 }
             }
         } else if self.enter(pos, tied[0]) {
-            self.principal_line(pos, best - 1, &mut chosen.1);
+            self.principal_line(pos, m - 1, &mut chosen.1);
             self.leave(pos, tied[0]);
         }
         line.push(chosen.0);

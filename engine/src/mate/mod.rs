@@ -29,16 +29,41 @@ pub struct MateProgress {
     pub depth: u32,
     pub nodes: u64,
     pub elapsed: Duration,
+    pub hashfull_permille: u32,
 }
 
 /// Longest mate the exact search looks for.
 const MAX_PLIES: i32 = 255;
 
-/// Searches for a mate of the side to move under tsume rules. `progress` is called after each
-/// length.
+/// How the solver may use the machine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MateConfig {
+    /// Memory for the solver's tables, in MB.
+    pub hash_mb: usize,
+}
+
+impl Default for MateConfig {
+    fn default() -> Self {
+        MateConfig { hash_mb: 256 }
+    }
+}
+
+/// Searches for a mate of the side to move under tsume rules with the default configuration.
+/// `progress` is called after each length.
 pub fn solve(
     pos: &Position,
     time_limit: Option<Duration>,
+    control: &SearchControl,
+    progress: impl FnMut(&MateProgress),
+) -> MateOutcome {
+    solve_with(pos, time_limit, &MateConfig::default(), control, progress)
+}
+
+/// Searches for a mate of the side to move under tsume rules.
+pub fn solve_with(
+    pos: &Position,
+    time_limit: Option<Duration>,
+    config: &MateConfig,
     control: &SearchControl,
     mut progress: impl FnMut(&MateProgress),
 ) -> MateOutcome {
@@ -50,7 +75,7 @@ pub fn solve(
         return MateOutcome::NoMate;
     }
     let mut stop = |_nodes: u64| control.stop_requested() || deadline.is_some_and(|d| Instant::now() >= d);
-    let mut exact = Exact::new(pos.side_to_move(), &mut stop);
+    let mut exact = Exact::new(pos.side_to_move(), config.hash_mb, &mut stop);
     let mut pos = pos.clone();
     let mut l = 1;
     while l <= MAX_PLIES {
@@ -63,6 +88,7 @@ pub fn solve(
             depth: l.unsigned_abs(),
             nodes: exact.nodes,
             elapsed: start.elapsed(),
+            hashfull_permille: exact.hashfull_permille(),
         });
         if found {
             let mut line = Vec::new();

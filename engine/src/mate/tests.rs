@@ -76,7 +76,7 @@ fn long_distance_interpositions_are_useless() {
     // effective interposition, so the rook check is no mate in one.
     let mut pos = Position::from_sfen("k8/9/PP7/9/9/9/9/9/8R b r2b4g4s4n4l16p 1").unwrap();
     let mut never = |_| false;
-    let mut exact = exact::Exact::new(pos.side_to_move(), &mut never);
+    let mut exact = exact::Exact::new(pos.side_to_move(), 16, &mut never);
     assert!(!exact.or_node(&mut pos, 1));
 }
 
@@ -114,8 +114,8 @@ fn verifier_rejects_useless_interposition_lines() {
     p.do_move(good[0]);
     assert!(p.has_legal_move());
     let mut never = |_| false;
-    let mut exact = exact::Exact::new(pos.side_to_move(), &mut never);
-    assert!(exact.counted_defences(&mut p, 0).is_empty());
+    let mut exact = exact::Exact::new(pos.side_to_move(), 16, &mut never);
+    assert!(exact.longest_defences(&mut p, 0).is_empty());
 }
 
 #[test]

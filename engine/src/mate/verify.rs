@@ -33,7 +33,7 @@ impl std::error::Error for VerifyError {}
 /// defence, a useless interposition, or does not end in mate.
 pub fn verify(root: &Position, line: &[Move]) -> Result<(), VerifyError> {
     let mut never = |_| false;
-    let mut exact = Exact::new(root.side_to_move(), &mut never);
+    let mut exact = Exact::new(root.side_to_move(), 64, &mut never);
     verify_with(&mut exact, root, line)
 }
 
@@ -67,13 +67,11 @@ pub(crate) fn verify_with(exact: &mut Exact<'_>, root: &Position, line: &[Move])
                 return fail(ply, format!("{m} does not mate in {remaining} plies"));
             }
         } else {
-            let counted = exact.counted_defences(&mut pos, remaining);
-            match counted.iter().find(|&&(e, _)| e == m) {
-                None => return fail(ply, format!("{m} is a useless interposition or not mated")),
-                Some(&(_, l)) if l != remaining => {
-                    return fail(ply, format!("{m} lasts {l} plies, not {remaining}"));
-                }
-                Some(_) => {}
+            if !exact.longest_defences(&mut pos, remaining).contains(&m) {
+                return fail(
+                    ply,
+                    format!("{m} is not a longest counted defence (useless interposition, or mated sooner)"),
+                );
             }
             pos.do_move(m);
         }
