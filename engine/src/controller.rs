@@ -441,7 +441,9 @@ impl<W: Write> Controller<W> {
             }
             Some(Answer::Mate(outcome)) => {
                 let result = match outcome {
-                    MateOutcome::Mate(line) => CheckmateResult::Mate(line.iter().map(ToString::to_string).collect()),
+                    MateOutcome::Mate(line) | MateOutcome::Proven(line) => {
+                        CheckmateResult::Mate(line.iter().map(ToString::to_string).collect())
+                    }
                     MateOutcome::NoMate => CheckmateResult::NoMate,
                     MateOutcome::Timeout => CheckmateResult::Timeout,
                 };

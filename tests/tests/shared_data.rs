@@ -790,7 +790,8 @@ fn mate_solver_on_yaneuraou_samples() {
         let pos = position(r.line, r.col(0));
         let bound = r.col(1).strip_prefix("nomate<=").and_then(|n| n.parse::<usize>().ok());
         let control = SearchControl::default();
-        if let MateOutcome::Mate(line) = solve(&pos, Some(Duration::from_millis(500)), &control, |_| {})
+        if let MateOutcome::Mate(line) | MateOutcome::Proven(line) =
+            solve(&pos, Some(Duration::from_millis(500)), &control, |_| {})
             && bound.is_none_or(|n| line.len() <= n)
         {
             failures.push(

@@ -50,6 +50,26 @@ pub fn verify_mate(pos: &Position, line: &[Move]) -> std::result::Result<(), Str
     soppo_engine::mate::verify::verify(pos, line).map_err(|e| e.to_string())
 }
 
+/// Checks that `line` mates under game rules: every move legal, every attacker move a check,
+/// and the final position checkmate (for proven lines that are not shown shortest).
+pub fn verify_mating_line(pos: &Position, line: &[Move]) -> std::result::Result<(), String> {
+    let mut p = pos.clone();
+    for (i, &m) in line.iter().enumerate() {
+        if !p.is_legal_move(m) {
+            return Err(format!("move {} ({m}) is illegal", i + 1));
+        }
+        if i % 2 == 0 && !p.gives_check(m) {
+            return Err(format!("attacker move {} ({m}) is not a check", i + 1));
+        }
+        p.do_move(m);
+    }
+    if line.len() % 2 == 1 && p.is_checkmate() {
+        Ok(())
+    } else {
+        Err("the final position is not checkmate".to_string())
+    }
+}
+
 /// The length column of a problem.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Stated {
@@ -160,6 +180,8 @@ pub fn parse_problems(text: &str) -> Vec<std::result::Result<Problem, BadRow>> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Got {
     Mate(u32),
+    /// A proven mating line not shown shortest in the time given.
+    Proven(u32),
     BadMate(String),
     NoMate,
     Timeout,
@@ -170,6 +192,7 @@ impl fmt::Display for Got {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Got::Mate(n) => write!(f, "mate {n}"),
+            Got::Proven(n) => write!(f, "proven mate, line of {n} plies not shown shortest"),
             Got::BadMate(why) => write!(f, "unverified mate ({why})"),
             Got::NoMate => f.write_str("nomate"),
             Got::Timeout => f.write_str("timeout"),
@@ -185,7 +208,7 @@ pub fn passes(stated: Stated, got: &Got) -> bool {
         (Stated::NoMateWithin(n), Got::Mate(len)) => *len > n,
         _ => matches!(
             (stated, got),
-            (Stated::Unknown | Stated::Unstated, Got::Mate(_))
+            (Stated::Unknown | Stated::Unstated, Got::Mate(_) | Got::Proven(_))
                 | (Stated::NoMate | Stated::NoMateWithin(_), Got::NoMate | Got::Timeout)
         ),
     }
@@ -242,6 +265,7 @@ pub fn run(path: &Path, time_limit: Option<Duration>, limit: Option<usize>, skip
                         total_nodes += r.nodes;
                         let answer = match &r.outcome {
                             Outcome::Mate(mv) => format!("mate {}", mv.len()),
+                            Outcome::Proven(mv) => format!("proven mate, line {} (not shown shortest)", mv.len()),
                             Outcome::NoMate => "nomate".to_string(),
                             Outcome::Timeout => "timeout".to_string(),
                         };
@@ -260,6 +284,10 @@ pub fn run(path: &Path, time_limit: Option<Duration>, limit: Option<usize>, skip
                                     solved += 1;
                                     Got::Mate(mv.len() as u32)
                                 }
+                                Err(why) => Got::BadMate(why),
+                            },
+                            Outcome::Proven(mv) => match verify_mating_line(&pos, &mv) {
+                                Ok(()) => Got::Proven(mv.len() as u32),
                                 Err(why) => Got::BadMate(why),
                             },
                             Outcome::NoMate => Got::NoMate,

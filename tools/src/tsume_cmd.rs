@@ -2,7 +2,7 @@
 //! Japanese notation.
 
 use crate::kif;
-use crate::mate_cmd::{Outcome, SolveResult, millis, solve_position, verify_mate};
+use crate::mate_cmd::{Outcome, SolveResult, millis, solve_position, verify_mate, verify_mating_line};
 use crate::perft_cmd::parse_position;
 use anyhow::Result;
 use soppo_core::Move;
@@ -24,6 +24,18 @@ pub fn run(sfen: &str, time_limit: Option<Duration>) -> Result<bool> {
             println!("{}", kif::japanese(&pos, &line).join(" "));
             if let Err(why) = verify_mate(&pos, &line) {
                 println!("warning: the solution does not verify: {why}");
+            }
+            Ok(true)
+        }
+        Outcome::Proven(line) => {
+            println!(
+                "proven mate, line of {} plies ({ms}, {nodes} nodes); not shown shortest in the time given",
+                line.len()
+            );
+            println!("{}", usi_line(&line));
+            println!("{}", kif::japanese(&pos, &line).join(" "));
+            if let Err(why) = verify_mating_line(&pos, &line) {
+                println!("warning: the line does not verify: {why}");
             }
             Ok(true)
         }

@@ -21,7 +21,7 @@
 //! so make an interposition count that was useless before.
 
 use soppo_core::attacks::between;
-use soppo_core::movegen::{MoveList, generate_checks, generate_legal};
+use soppo_core::movegen::{MoveList, count_legal, generate_checks, generate_legal};
 use soppo_core::{Bitboard, Color, Move, Position, Square};
 
 /// A bound meaning "at any length".
@@ -239,6 +239,14 @@ impl<'a> Exact<'a> {
         }
     }
 
+    /// Lets a stopped search go on (results stored before the stop are all sound).
+    pub(crate) fn resume(&mut self) {
+        self.aborted = false;
+        self.cut_off = false;
+        self.repeated = false;
+        self.path.clear();
+    }
+
     /// Whether a failure of the last top-level query may be due to its bound.
     pub(crate) fn take_cut_off(&mut self) -> bool {
         std::mem::take(&mut self.cut_off)
@@ -339,7 +347,19 @@ impl<'a> Exact<'a> {
                 }
             }
         } else {
-            for &m in &checks {
+            // Checks that leave the defender fewest replies first (as df-pn+ initialises proof
+            // numbers): a mate is usually among them, and a found mate ends the node.
+            let mut order: Vec<(usize, Move)> = checks
+                .iter()
+                .map(|&m| {
+                    pos.do_move(m);
+                    let replies = count_legal::<false>(pos);
+                    pos.undo_move(m);
+                    (replies, m)
+                })
+                .collect();
+            order.sort_by_key(|&(n, _)| n);
+            for &(_, m) in &order {
                 if !self.enter(pos, m) {
                     continue;
                 }

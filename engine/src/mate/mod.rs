@@ -5,19 +5,26 @@
 //! counted defence, and useless interpositions are neither counted nor printed. The line is
 //! re-verified ([`verify`]) before it is returned.
 
+pub mod dfpn;
 pub(crate) mod exact;
 pub mod verify;
 
 use crate::search::SearchControl;
+use dfpn::{Dfpn, DfpnStats, DfpnVerdict};
 use exact::Exact;
 use soppo_core::movegen::{MoveList, generate_checks};
 use soppo_core::{Move, Position};
+use std::cell::Cell;
 use std::time::{Duration, Instant};
 
 /// The answer to `go mate`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MateOutcome {
+    /// The tsume answer, verified: shortest mate, longest counted defence.
     Mate(Vec<Move>),
+    /// A proven mating line that could not be shown shortest in the time given (df-pn's
+    /// line: legal, all checks, checkmate at the end).
+    Proven(Vec<Move>),
     NoMate,
     Timeout,
 }
@@ -74,15 +81,79 @@ pub fn solve_with(
     if checks.is_empty() {
         return MateOutcome::NoMate;
     }
-    let mut stop = |_nodes: u64| control.stop_requested() || deadline.is_some_and(|d| Instant::now() >= d);
-    let mut exact = Exact::new(pos.side_to_move(), config.hash_mb, &mut stop);
+    let attacker = pos.side_to_move();
+    let phase_end: Cell<Option<Instant>> = Cell::new(Some(start + exact_first_budget(time_limit)));
+    let out_of_time = || control.stop_requested() || deadline.is_some_and(|d| Instant::now() >= d);
+    let mut stop = |_nodes: u64| out_of_time() || phase_end.get().is_some_and(|e| Instant::now() >= e);
+    let mut exact = Exact::new(attacker, (config.hash_mb / 4).max(1), &mut stop);
     let mut pos = pos.clone();
-    let mut l = 1;
-    while l <= MAX_PLIES {
-        let found = exact.or_node(&mut pos, l);
+    let mut next = 1;
+    let mut proof: Option<Vec<Move>> = None;
+    let mut dfpn_done = false;
+    loop {
+        match exact_deepening(&mut exact, &mut pos, &mut next, start, &mut progress) {
+            Deepening::Found(len) => {
+                let mut line = Vec::new();
+                exact.principal_line(&mut pos, len, &mut line);
+                if exact.aborted {
+                    return proof.map_or(MateOutcome::Timeout, MateOutcome::Proven);
+                }
+                return match verify::verify_with(&mut exact, &pos, &line) {
+                    Ok(()) => MateOutcome::Mate(line),
+                    Err(e) => {
+                        // Never print a line that fails the checks; this is a bug if it happens.
+                        log::error!("mate line failed verification: {e}");
+                        proof.map_or(MateOutcome::Timeout, MateOutcome::Proven)
+                    }
+                };
+            }
+            Deepening::NoMate => return MateOutcome::NoMate,
+            Deepening::Stopped if out_of_time() => {
+                // A proven line that is not shown shortest is still a mate: better than nothing.
+                return proof.map_or(MateOutcome::Timeout, MateOutcome::Proven);
+            }
+            Deepening::Stopped if dfpn_done => return proof.map_or(MateOutcome::Timeout, MateOutcome::Proven),
+            Deepening::Stopped => {}
+        }
+        // The exact search needs longer: let df-pn decide whether there is a mate at all.
+        dfpn_done = true;
+        match prove(&pos, config, &out_of_time, start, &mut progress, exact.nodes) {
+            (DfpnVerdict::Disproven, _) => return MateOutcome::NoMate,
+            (DfpnVerdict::Proven, line) => proof = line,
+            (DfpnVerdict::Unknown, _) if out_of_time() => return MateOutcome::Timeout,
+            (DfpnVerdict::Unknown, _) => {}
+        }
+        phase_end.set(None);
+        exact.resume();
+    }
+}
+
+/// How long the exact search runs before df-pn is asked whether a mate exists at all.
+fn exact_first_budget(time_limit: Option<Duration>) -> Duration {
+    let cap = Duration::from_secs(2);
+    time_limit.map_or(cap, |t| (t / 4).min(cap))
+}
+
+enum Deepening {
+    Found(i32),
+    NoMate,
+    Stopped,
+}
+
+/// Iterative deepening of the exact search over odd lengths from `*next`.
+fn exact_deepening(
+    exact: &mut Exact<'_>,
+    pos: &mut Position,
+    next: &mut i32,
+    start: Instant,
+    progress: &mut impl FnMut(&MateProgress),
+) -> Deepening {
+    while *next <= MAX_PLIES {
+        let l = *next;
+        let found = exact.or_node(pos, l);
         let cut_off = exact.take_cut_off();
         if exact.aborted {
-            return MateOutcome::Timeout;
+            return Deepening::Stopped;
         }
         progress(&MateProgress {
             depth: l.unsigned_abs(),
@@ -91,26 +162,89 @@ pub fn solve_with(
             hashfull_permille: exact.hashfull_permille(),
         });
         if found {
-            let mut line = Vec::new();
-            exact.principal_line(&mut pos, l, &mut line);
-            if exact.aborted {
-                return MateOutcome::Timeout;
-            }
-            return match verify::verify_with(&mut exact, &pos, &line) {
-                Ok(()) => MateOutcome::Mate(line),
-                Err(e) => {
-                    // Never print a line that fails the checks; this is a bug if it happens.
-                    log::error!("mate line failed verification: {e}");
-                    MateOutcome::Timeout
-                }
-            };
+            return Deepening::Found(l);
         }
         if !cut_off {
-            return MateOutcome::NoMate;
+            return Deepening::NoMate;
         }
-        l += 2;
+        *next += 2;
     }
-    MateOutcome::Timeout
+    Deepening::Stopped
+}
+
+/// Runs df-pn (on a thread with a deep stack: proofs can be thousands of plies long) and, when
+/// it proves a mate, returns a mating line checked move by move.
+fn prove(
+    pos: &Position,
+    config: &MateConfig,
+    out_of_time: &(dyn Fn() -> bool + Sync),
+    start: Instant,
+    progress: &mut impl FnMut(&MateProgress),
+    exact_nodes: u64,
+) -> (DfpnVerdict, Option<Vec<Move>>) {
+    let (tx, rx) = std::sync::mpsc::channel::<MateProgress>();
+    let hash_mb = (config.hash_mb - config.hash_mb / 4).max(1);
+    let result = std::thread::scope(|scope| {
+        let worker = std::thread::Builder::new()
+            .name("soppo-dfpn".into())
+            .stack_size(DFPN_STACK)
+            .spawn_scoped(scope, move || {
+                let mut dfpn = Dfpn::new(hash_mb);
+                let mut last_report = Instant::now();
+                let mut stop = |stats: &DfpnStats| {
+                    if last_report.elapsed() >= Duration::from_secs(1) {
+                        last_report = Instant::now();
+                        let _ = tx.send(MateProgress {
+                            depth: 0,
+                            nodes: exact_nodes + stats.nodes,
+                            elapsed: start.elapsed(),
+                            hashfull_permille: stats.hashfull_permille,
+                        });
+                    }
+                    out_of_time()
+                };
+                let verdict = dfpn.solve(pos, u64::MAX, &mut stop);
+                let line = if verdict == DfpnVerdict::Proven {
+                    dfpn.mate_line(pos)
+                } else {
+                    None
+                };
+                (verdict, line)
+            });
+        let Ok(worker) = worker else {
+            return (DfpnVerdict::Unknown, None);
+        };
+        // Progress is forwarded from this thread: the caller's callback need not be `Send`.
+        while !worker.is_finished() {
+            if let Ok(p) = rx.recv_timeout(Duration::from_millis(20)) {
+                progress(&p);
+            }
+        }
+        worker.join().unwrap_or((DfpnVerdict::Unknown, None))
+    });
+    match result {
+        (DfpnVerdict::Proven, Some(line)) if is_mating_line(pos, &line) => (DfpnVerdict::Proven, Some(line)),
+        (DfpnVerdict::Proven, _) => (DfpnVerdict::Proven, None),
+        other => other,
+    }
+}
+
+/// Stack for the df-pn thread (address space only; pages are touched as the search deepens).
+const DFPN_STACK: usize = 1 << 30;
+
+/// A game-rule mating line: legal, every attacker move a check, checkmate at the end.
+fn is_mating_line(root: &Position, line: &[Move]) -> bool {
+    let mut p = root.clone();
+    for (i, &m) in line.iter().enumerate() {
+        if !p.is_legal_move(m) {
+            return false;
+        }
+        p.do_move(m);
+        if i % 2 == 0 && !p.in_check() {
+            return false;
+        }
+    }
+    line.len() % 2 == 1 && p.is_checkmate()
 }
 
 #[cfg(test)]

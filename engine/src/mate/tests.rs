@@ -125,3 +125,26 @@ fn verifier_rejects_non_shortest_and_non_mating_lines() {
     assert!(verify::verify(&pos, &not_mate).is_err());
     assert!(verify::verify(&pos, &[]).is_err());
 }
+
+/// Perpetual check is not mate: a dragon can check these kings forever, and only df-pn's
+/// repetition-aware proof of "no mate" ends the search.
+#[test]
+fn perpetual_check_is_no_mate() {
+    for sfen in ["7nk/9/7+R1/9/9/9/9/9/K8 b - 1", "k8/9/1+R7/9/9/9/9/9/8K b - 1"] {
+        let pos = Position::from_sfen(sfen).unwrap();
+        let control = SearchControl::new(false, crate::search::Budget::default());
+        let o = solve(&pos, Some(Duration::from_secs(8)), &control, |_| {});
+        assert_eq!(o, MateOutcome::NoMate, "{sfen}");
+    }
+}
+
+/// A side to move that is itself in check may only mate with evasions that give check.
+#[test]
+fn attacker_in_check_uses_checking_evasions() {
+    // Black's king on 5i is checked by the lance on 5h; no evasion gives check.
+    assert_eq!(solve_sfen("4k4/9/4P4/9/9/9/9/4l4/4K4 b G 1"), MateOutcome::NoMate);
+    // Here the rook on 5e checks Black's king; taking it with the rook from 1e checks back,
+    // and the mate follows (9 plies, verified shortest by the tsume verifier).
+    let line = expect_mate("4k4/9/9/9/4r3R/9/9/9/4K4 b 2G 1", 9);
+    assert_eq!(line[0].to_string(), "1e5e");
+}

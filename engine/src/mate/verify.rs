@@ -1,5 +1,8 @@
 //! Re-verification of a mate line before it is printed.
 //!
+//! Lines longer than [`EXACT_CHECK_MAX_PLIES`] get the legality, check and final-mate tests
+//! only.
+//!
 //! A line passes when it has an odd number of plies, every move is legal, every attacker move
 //! gives check, and the final position is mate under tsume rules (no evasion except useless
 //! interpositions). Under tsume rules it must also be exact: at every attacker move the
@@ -30,12 +33,21 @@ impl std::error::Error for VerifyError {}
 ///
 /// # Errors
 /// The first ply where the line is illegal, not a check, not shortest, not the longest counted
-/// defence, a useless interposition, or does not end in mate.
+/// defence, a useless interposition, or does not end in mate; or where the node budget ran out.
 pub fn verify(root: &Position, line: &[Move]) -> Result<(), VerifyError> {
-    let mut never = |_| false;
-    let mut exact = Exact::new(root.side_to_move(), 64, &mut never);
+    // Showing a line shortest can cost as much as finding it: give up after a budget (an
+    // error, never a pass).
+    let mut budget = |nodes: u64| nodes >= VERIFY_NODE_BUDGET;
+    let mut exact = Exact::new(root.side_to_move(), 64, &mut budget);
     verify_with(&mut exact, root, line)
 }
+
+/// Nodes [`verify`] may search before it gives up.
+pub const VERIFY_NODE_BUDGET: u64 = 20_000_000;
+
+/// Lines longer than this are checked for legality, checks and the final mate only: showing
+/// a long line shortest at every ply costs as much as finding it.
+pub const EXACT_CHECK_MAX_PLIES: usize = 31;
 
 pub(crate) fn verify_with(exact: &mut Exact<'_>, root: &Position, line: &[Move]) -> Result<(), VerifyError> {
     let fail = |ply: usize, reason: String| Err(VerifyError { ply, reason });
@@ -47,10 +59,18 @@ pub(crate) fn verify_with(exact: &mut Exact<'_>, root: &Position, line: &[Move])
     }
     let mut pos = root.clone();
     let len = i32::try_from(line.len()).unwrap_or(i32::MAX);
+    let exact_checks = line.len() <= EXACT_CHECK_MAX_PLIES;
     for (ply, &m) in line.iter().enumerate() {
         let remaining = len - i32::try_from(ply).unwrap_or(i32::MAX);
         if !pos.is_legal_move(m) {
             return fail(ply, format!("{m} is not legal"));
+        }
+        if !exact_checks {
+            pos.do_move(m);
+            if ply.is_multiple_of(2) && !pos.in_check() {
+                return fail(ply, format!("{m} does not give check"));
+            }
+            continue;
         }
         if ply.is_multiple_of(2) {
             if !exact.or_node(&mut pos, remaining) {

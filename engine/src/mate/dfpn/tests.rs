@@ -1,0 +1,331 @@
+use super::{Dfpn, DfpnVerdict};
+use soppo_core::{Move, Position};
+use std::path::PathBuf;
+use std::time::Instant;
+
+fn pos(sfen: &str) -> Position {
+    Position::from_sfen(sfen).unwrap_or_else(|e| panic!("bad sfen {sfen}: {e}"))
+}
+
+fn solve(d: &mut Dfpn, sfen: &str, max_nodes: u64) -> DfpnVerdict {
+    d.solve(&pos(sfen), max_nodes, &mut |_| false)
+}
+
+/// Replays `line` from `sfen`: every move legal, every attacker move a check, the last
+/// position checkmate. Returns a description of the first problem.
+fn check_line(sfen: &str, line: &[Move]) -> Result<(), String> {
+    let mut p = pos(sfen);
+    let attacker = p.side_to_move();
+    if line.len().is_multiple_of(2) {
+        return Err(format!("even line length {}", line.len()));
+    }
+    for (i, &m) in line.iter().enumerate() {
+        if !p.is_legal_move(m) {
+            return Err(format!("ply {i}: {m} illegal"));
+        }
+        let attacking = p.side_to_move() == attacker;
+        p.do_move(m);
+        if attacking && !p.in_check() {
+            return Err(format!("ply {i}: {m} is no check"));
+        }
+    }
+    if p.is_checkmate() {
+        Ok(())
+    } else {
+        Err("line does not end in checkmate".into())
+    }
+}
+
+/// Proves `sfen`, then checks its mate line; returns the line length.
+fn assert_mate(d: &mut Dfpn, sfen: &str, max_nodes: u64) -> usize {
+    assert_eq!(solve(d, sfen, max_nodes), DfpnVerdict::Proven, "{sfen}");
+    let line = d
+        .mate_line(&pos(sfen))
+        .unwrap_or_else(|| panic!("no mate line for {sfen}"));
+    if let Err(e) = check_line(sfen, &line) {
+        panic!("{sfen}: bad line {line:?}: {e}");
+    }
+    line.len()
+}
+
+#[test]
+fn mate_in_one() {
+    let mut d = Dfpn::new(16);
+    let sfen = "4k4/9/4P4/9/9/9/9/9/4K4 b G 1";
+    assert_eq!(assert_mate(&mut d, sfen, 1000), 1);
+}
+
+#[test]
+fn mate_in_three() {
+    let mut d = Dfpn::new(16);
+    let sfen = "ln1gkg1nl/6+P2/2sppps1p/2p3p2/p8/P1P1P3P/2NP1PP2/3s1KSR1/L1+b2G1NL w R2Pbgp 42";
+    // Any mating line will do (not necessarily the shortest); it cannot be shorter than 3.
+    assert!(assert_mate(&mut d, sfen, 100_000) >= 3);
+}
+
+#[test]
+fn no_checks_is_disproven() {
+    let mut d = Dfpn::new(16);
+    assert_eq!(
+        solve(&mut d, "4k4/9/9/9/9/9/9/9/4K4 b - 1", 1000),
+        DfpnVerdict::Disproven
+    );
+    assert!(d.mate_line(&pos("4k4/9/9/9/9/9/9/9/4K4 b - 1")).is_none());
+}
+
+#[test]
+fn lone_gold_cannot_mate() {
+    let mut d = Dfpn::new(16);
+    // One gold against a bare king in the open: checks, never mate.
+    assert_eq!(
+        solve(&mut d, "9/9/9/9/4k4/9/9/9/K8 b G 1", 1_000_000),
+        DfpnVerdict::Disproven
+    );
+}
+
+#[test]
+fn perpetual_check_is_not_mate() {
+    let mut d = Dfpn::new(16);
+    // A dragon can check the king between 1a and 1b forever (and the defender's full hand
+    // stops any real mate): a solver that counted repetitions as mates would prove these.
+    for sfen in [
+        "7nk/9/7+R1/9/9/9/9/9/K8 b - 1",
+        "8k/9/7+R1/9/9/9/9/9/K8 b - 1",
+        "k8/9/1+R7/9/9/9/9/9/8K b - 1",
+        "9/9/9/9/4k4/9/9/9/K8 b R 1",
+    ] {
+        let v = solve(&mut d, sfen, 2_000_000);
+        assert_ne!(v, DfpnVerdict::Proven, "{sfen}");
+        assert_eq!(v, DfpnVerdict::Disproven, "{sfen}");
+    }
+}
+
+#[test]
+fn mudaai_problems_are_mates() {
+    let mut d = Dfpn::new(64);
+    for sfen in [
+        "5pk2/7P1/4+R1+P1+b/8b/6R2/9/9/9/9 b 4g4s4n4l15p 1",
+        "9/5g1s1/8k/6+R2/9/6R1S/5B3/9/9 b b3g2s4n4l18p 1",
+        "9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1",
+        "6Bnl/8k/7p1/7b1/9/9/9/9/9 b Rr4g4s3n3l17p 1",
+        "1p4g+b1/3l2gks/4sn2s/3pn1S1g/2pn1pl1l/2n1p1p2/R6g1/KR7/B6L1 b 12p 1",
+        "9/6Spk/9/5R1+B1/9/9/9/9/9 b Nrb4g3s3n4l17p 1",
+    ] {
+        assert_mate(&mut d, sfen, 5_000_000);
+    }
+}
+
+const ZUKO_99: &str = "k1+P4n1/2L+P2sL1/r4+P+P1P/+BpP+Pl1+Rg1/NP1S+PP+p1g/2L+p1g+P1+P/Ps1G1+P1N1/1sN1P4/B8 b - 1";
+const MICROCOSMOS: &str = "g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/4+P1P1L/+B5G1g b - 1";
+
+#[test]
+#[ignore = "takes about 20 s in release, longer in the test profile"]
+fn shogi_zuko_99() {
+    let mut d = Dfpn::new(256);
+    // The line need not be the shortest mate (nor the defender's longest resistance).
+    assert_mate(&mut d, ZUKO_99, 50_000_000);
+}
+
+#[test]
+fn stop_and_node_limit_give_unknown() {
+    let mut d = Dfpn::new(16);
+    assert_eq!(solve(&mut d, ZUKO_99, 10), DfpnVerdict::Unknown);
+    d.clear();
+    assert_eq!(d.solve(&pos(ZUKO_99), u64::MAX, &mut |_| true), DfpnVerdict::Unknown);
+}
+
+#[test]
+fn tiny_table_never_lies() {
+    // A table of 1 MB cannot hold Zuko 99's proof: results are replaced and garbage collected
+    // all the time, yet the answer is a proof or Unknown.
+    let mut d = Dfpn::new(1);
+    let v = solve(&mut d, ZUKO_99, 3_000_000);
+    assert_ne!(v, DfpnVerdict::Disproven);
+    if v == DfpnVerdict::Proven {
+        let line = d.mate_line(&pos(ZUKO_99)).expect("line");
+        check_line(ZUKO_99, &line).unwrap();
+    }
+}
+
+// ----- measurements (`cargo test --release -p soppo-engine mate::dfpn::tests::measure -- --ignored --nocapture`)
+
+fn measure(name: &str, sfen: &str, hash_mb: usize, seconds: u64) {
+    let mut d = Dfpn::new(hash_mb);
+    let t = Instant::now();
+    let limit = std::time::Duration::from_secs(seconds);
+    let v = d.solve(&pos(sfen), u64::MAX, &mut |_| t.elapsed() > limit);
+    let secs = t.elapsed().as_secs_f64();
+    let s = d.stats();
+    println!(
+        "{name}: {v:?} in {secs:.2} s, {} nodes, {:.0} nps, hashfull {}‰",
+        s.nodes,
+        nps(s.nodes, secs),
+        s.hashfull_permille
+    );
+    if v == DfpnVerdict::Proven {
+        let t = Instant::now();
+        let line = d.mate_line(&pos(sfen));
+        let ok = line.as_ref().map(|l| check_line(sfen, l));
+        println!(
+            "{name}: mate line {:?} plies, check {ok:?}, {:.2} s",
+            line.as_ref().map(Vec::len),
+            t.elapsed().as_secs_f64()
+        );
+    }
+}
+
+#[test]
+#[ignore = "measurement"]
+fn measure_zuko_99() {
+    measure("Zuko 99", ZUKO_99, 1024, 300);
+}
+
+#[test]
+#[ignore = "measurement; needs a large stack: RUST_MIN_STACK=268435456"]
+fn measure_microcosmos() {
+    let secs = std::env::var("DFPN_SECONDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(300);
+    measure("Microcosmos", MICROCOSMOS, 1024, secs);
+}
+
+// ----- shared data (`shared/data` beside the checkout, or $SOPPO_SHARED_DATA) -----------
+
+fn data_dir() -> Option<PathBuf> {
+    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let candidates = [
+        std::env::var_os("SOPPO_SHARED_DATA").map(PathBuf::from),
+        Some(manifest.join("../shared/data")),
+        Some(manifest.join("../../shared/data")),
+    ];
+    let found = candidates.into_iter().flatten().find(|p| p.is_dir());
+    if found.is_none() {
+        eprintln!("skipping: shared data not found (set SOPPO_SHARED_DATA)");
+    }
+    found
+}
+
+/// The SFEN (first column) of the first `n` data rows of `file`; `None` if the data is absent.
+fn sfens(file: &str, n: usize) -> Option<Vec<String>> {
+    let path = data_dir()?.join(file);
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        eprintln!("skipping: {} not readable", path.display());
+        return None;
+    };
+    Some(
+        text.lines()
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .take(n)
+            .map(|l| l.split('\t').next().unwrap_or_default().to_string())
+            .collect(),
+    )
+}
+
+fn mates_from_file(file: &str, n: usize) {
+    let Some(rows) = sfens(file, n) else { return };
+    let mut d = Dfpn::new(64);
+    let t = Instant::now();
+    for sfen in &rows {
+        assert_mate(&mut d, sfen, 10_000_000);
+    }
+    eprintln!(
+        "{file}: {} mates proven with lines in {:.2} s",
+        rows.len(),
+        t.elapsed().as_secs_f64()
+    );
+}
+
+#[test]
+fn data_mate3() {
+    mates_from_file("mate3_yaneuraou.tsv", 200);
+}
+
+#[test]
+fn data_mate5() {
+    mates_from_file("mate5_yaneuraou.tsv", 200);
+}
+
+#[test]
+fn data_mate7() {
+    mates_from_file("mate7_yaneuraou.tsv", 200);
+}
+
+#[test]
+fn data_mate9() {
+    mates_from_file("mate9_yaneuraou.tsv", 200);
+}
+
+#[test]
+fn data_mate11() {
+    mates_from_file("mate11_yaneuraou.tsv", 200);
+}
+
+#[test]
+fn data_mudaai() {
+    let Some(rows) = sfens("mudaai6.tsv", usize::MAX) else {
+        return;
+    };
+    let mut d = Dfpn::new(64);
+    for sfen in &rows {
+        assert_mate(&mut d, sfen, 5_000_000);
+    }
+}
+
+/// `nomate.tsv`: rows labelled `nomate` must never be proven. Rows labelled `nomate<=N` only
+/// claim no mate within N plies (under tsume rules; some have longer mates under game
+/// rules): if proven, the line must be valid and longer than N.
+#[test]
+fn data_nomate_never_proven() {
+    let Some(dir) = data_dir() else { return };
+    let text = std::fs::read_to_string(dir.join("nomate.tsv")).expect("nomate.tsv");
+    let mut d = Dfpn::new(64);
+    for row in text.lines().filter(|l| !l.is_empty() && !l.starts_with('#')) {
+        let mut cols = row.split('\t');
+        let (Some(sfen), Some(label)) = (cols.next(), cols.next()) else {
+            panic!("bad row {row}")
+        };
+        let v = solve(&mut d, sfen, 2_000_000);
+        if let Some(n) = label.strip_prefix("nomate<=") {
+            if v == DfpnVerdict::Proven {
+                let n: usize = n.parse().expect("length");
+                assert!(assert_mate(&mut d, sfen, 2_000_000) > n, "{sfen}");
+            }
+        } else {
+            assert_ne!(v, DfpnVerdict::Proven, "{sfen}");
+        }
+    }
+}
+
+#[test]
+#[ignore = "measurement: all 1000 rows of mate11"]
+fn measure_mate11_all() {
+    let Some(rows) = sfens("mate11_yaneuraou.tsv", 1000) else {
+        return;
+    };
+    let mut d = Dfpn::new(256);
+    let t = Instant::now();
+    let mut nodes = 0;
+    let mut proven = 0;
+    let mut max_row_nodes = 0;
+    // One table for all rows (results stay valid across positions; clearing 256 MB a
+    // thousand times would dominate the measurement).
+    for sfen in &rows {
+        if solve(&mut d, sfen, 50_000_000) == DfpnVerdict::Proven {
+            proven += 1;
+        }
+        nodes += d.stats().nodes;
+        max_row_nodes = max_row_nodes.max(d.stats().nodes);
+    }
+    let secs = t.elapsed().as_secs_f64();
+    println!(
+        "mate11 x{}: {proven} proven in {secs:.2} s, {nodes} nodes (max {max_row_nodes} on one row), {:.0} nps",
+        rows.len(),
+        nps(nodes, secs)
+    );
+}
+
+#[allow(clippy::cast_precision_loss)] // a rate for display
+fn nps(nodes: u64, secs: f64) -> f64 {
+    nodes as f64 / secs
+}

@@ -1,0 +1,304 @@
+//! The bounded transposition table of the df-pn prover.
+//!
+//! Open addressing in clusters of [`CLUSTER`] entries: a key selects a cluster and a look-up
+//! scans all of it. Several entries may share one board key with different attacker hands,
+//! which is what makes superior/inferior look-ups possible: a proven entry answers every hand
+//! that dominates its proof hand, a disproven one every hand dominated by its disproof hand.
+//!
+//! Path-dependent results (disproofs that rely on a repetition with a node above the one
+//! stored) live in the same table under a different key that mixes in a hash of the path
+//! from the root (`dep` < [`DEP_NONE`] marks them); they only answer the same path.
+//!
+//! Replacement: a full cluster evicts its least valuable entry (an unresolved one with the
+//! least work; resolved results are worth more). When the table passes 90 % occupancy a
+//! garbage collection drops the less-worked half of the unresolved entries, then if needed of
+//! the resolved ones. Losing an entry only costs re-search, never correctness.
+
+use soppo_core::Hand;
+
+/// Entries scanned per look-up.
+pub(super) const CLUSTER: usize = 8;
+/// "No repetition dependence" marker of `dep`.
+pub(super) const DEP_NONE: i16 = i16::MAX;
+/// Proof/disproof number of a resolved node.
+pub(super) const INF: u32 = u32::MAX;
+
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(32))]
+struct Entry {
+    /// Board key (mixed with the material signature); 0 marks an empty slot.
+    key: u64,
+    /// Attacker hand: exact for unresolved entries, proof/disproof hand for resolved ones.
+    hand: Hand,
+    pn: u32,
+    dn: u32,
+    /// Nodes searched below this entry (replacement priority).
+    work: u32,
+    /// Plies of the proof found (proven entries).
+    len: u16,
+    /// `DEP_NONE` for ordinary entries; otherwise a path-keyed repetition-dependent entry.
+    dep: i16,
+}
+
+impl Entry {
+    fn is_final(&self) -> bool {
+        self.pn == 0 || self.dn == 0
+    }
+
+    /// Replacement value: resolved entries outrank unresolved ones of any work.
+    fn value(&self) -> u64 {
+        u64::from(self.work)
+            + if self.is_final() && self.dep == DEP_NONE {
+                1 << 32
+            } else {
+                0
+            }
+    }
+}
+
+/// What a look-up found.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Probe {
+    pub pn: u32,
+    pub dn: u32,
+    /// Proof hand (proven), disproof hand (disproven), else the looked-up hand.
+    pub hand: Hand,
+    pub len: u16,
+    pub dep: i16,
+    pub found: bool,
+}
+
+/// A result to store.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Record {
+    /// Exact hand (unresolved or path-keyed), proof hand (proven), disproof hand (disproven).
+    pub hand: Hand,
+    pub pn: u32,
+    pub dn: u32,
+    pub len: u16,
+    pub dep: i16,
+    pub work: u32,
+}
+
+pub(super) struct Table {
+    entries: Vec<Entry>,
+    clusters: u64,
+    used: usize,
+    gc_at: usize,
+}
+
+impl Table {
+    pub fn new(hash_mb: usize) -> Table {
+        let bytes = hash_mb.max(1) << 20;
+        let clusters = (bytes / (size_of::<Entry>() * CLUSTER)).max(1);
+        let len = clusters * CLUSTER;
+        Table {
+            entries: vec![Entry::default(); len],
+            clusters: clusters as u64,
+            used: 0,
+            gc_at: len / 10 * 9,
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.entries.fill(Entry::default());
+        self.used = 0;
+    }
+
+    pub fn hashfull_permille(&self) -> u32 {
+        (self.used as u64 * 1000 / self.entries.len() as u64) as u32
+    }
+
+    #[inline(always)]
+    fn cluster(&self, key: u64) -> usize {
+        // Multiply-shift maps the high key bits onto the cluster count without a division.
+        ((((key >> 32) * self.clusters) >> 32) as usize) * CLUSTER
+    }
+
+    /// Never 0, which marks empty slots.
+    #[inline(always)]
+    fn tag(key: u64) -> u64 {
+        key | 1
+    }
+
+    /// Ordinary look-up of `(key, hand)` with superior/inferior answers.
+    #[inline]
+    pub fn probe(&self, key: u64, hand: Hand) -> Probe {
+        let tag = Self::tag(key);
+        let base = self.cluster(key);
+        let mut r = Probe {
+            pn: 1,
+            dn: 1,
+            hand,
+            len: 0,
+            dep: DEP_NONE,
+            found: false,
+        };
+        for e in &self.entries[base..base + CLUSTER] {
+            if e.key != tag || e.dep != DEP_NONE {
+                continue;
+            }
+            if e.pn == 0 {
+                if hand.dominates(e.hand) {
+                    return Probe {
+                        pn: 0,
+                        dn: INF,
+                        hand: e.hand,
+                        len: e.len,
+                        dep: DEP_NONE,
+                        found: true,
+                    };
+                }
+            } else if e.dn == 0 {
+                if e.hand.dominates(hand) {
+                    return Probe {
+                        pn: INF,
+                        dn: 0,
+                        hand: e.hand,
+                        len: e.len,
+                        dep: DEP_NONE,
+                        found: true,
+                    };
+                }
+            } else if e.hand == hand {
+                r.pn = r.pn.max(e.pn);
+                r.dn = r.dn.max(e.dn);
+                r.found = true;
+            } else if hand.dominates(e.hand) {
+                // More attacker pieces: at least as hard to disprove.
+                r.dn = r.dn.max(e.dn);
+            } else if e.hand.dominates(hand) {
+                // Fewer attacker pieces: at least as hard to prove.
+                r.pn = r.pn.max(e.pn);
+            }
+        }
+        r
+    }
+
+    /// Look-up of a path-keyed (repetition-dependent) entry: exact key and hand only.
+    #[inline]
+    pub fn probe_rep(&self, key: u64, hand: Hand) -> Option<Probe> {
+        let tag = Self::tag(key);
+        let base = self.cluster(key);
+        self.entries[base..base + CLUSTER]
+            .iter()
+            .find(|e| e.key == tag && e.dep != DEP_NONE && e.hand == hand)
+            .map(|e| Probe {
+                pn: e.pn,
+                dn: e.dn,
+                hand: e.hand,
+                len: e.len,
+                dep: e.dep,
+                found: true,
+            })
+    }
+
+    /// Stores a result. Resolved results also sweep the entries of the same board they make
+    /// redundant (unresolved or less general resolved ones).
+    pub fn store(&mut self, key: u64, rec: Record) {
+        let Record {
+            hand,
+            pn,
+            dn,
+            len,
+            dep,
+            work,
+        } = rec;
+        if self.used >= self.gc_at {
+            self.collect_garbage();
+        }
+        let tag = Self::tag(key);
+        let base = self.cluster(key);
+        let mut slot = None;
+        for i in base..base + CLUSTER {
+            let e = &mut self.entries[i];
+            if e.key == 0 {
+                slot.get_or_insert(i);
+                continue;
+            }
+            if e.key != tag || (e.dep == DEP_NONE) != (dep == DEP_NONE) {
+                continue;
+            }
+            if dep != DEP_NONE || (pn != 0 && dn != 0) {
+                // Unresolved or path-keyed: update the exact entry in place.
+                if e.hand == hand {
+                    *e = Entry {
+                        key: tag,
+                        hand,
+                        pn,
+                        dn,
+                        work: e.work.saturating_add(work),
+                        len,
+                        dep,
+                    };
+                    return;
+                }
+                continue;
+            }
+            let redundant = if pn == 0 {
+                // Subsumed: unresolved with a hand we now prove, or proven with a larger proof hand.
+                (e.pn != 0 && e.dn != 0 && e.hand.dominates(hand)) || (e.pn == 0 && e.hand.dominates(hand))
+            } else {
+                (e.pn != 0 && e.dn != 0 && hand.dominates(e.hand)) || (e.dn == 0 && hand.dominates(e.hand))
+            };
+            if redundant {
+                *e = Entry::default();
+                self.used -= 1;
+                slot.get_or_insert(i);
+            }
+        }
+        let i = slot.unwrap_or_else(|| {
+            // Evict the least valuable entry of the cluster.
+            let mut victim = base;
+            for i in base + 1..base + CLUSTER {
+                if self.entries[i].value() < self.entries[victim].value() {
+                    victim = i;
+                }
+            }
+            self.used -= 1;
+            victim
+        });
+        self.entries[i] = Entry {
+            key: tag,
+            hand,
+            pn,
+            dn,
+            work,
+            len,
+            dep,
+        };
+        self.used += 1;
+    }
+
+    /// Frees room: drops unresolved and path-keyed entries with less than the median work, and
+    /// if that is not enough the less-worked half of the resolved ones.
+    fn collect_garbage(&mut self) {
+        for pass in 0..2 {
+            let resolved = pass == 1;
+            let candidate = |e: &Entry| e.key != 0 && (e.is_final() && e.dep == DEP_NONE) == resolved;
+            // Median work of the candidates, estimated on a strided sample.
+            let step = (self.entries.len() / 4096).max(1);
+            let mut sample: Vec<u32> = self
+                .entries
+                .iter()
+                .step_by(step)
+                .filter(|e| candidate(e))
+                .map(|e| e.work)
+                .collect();
+            if sample.is_empty() {
+                continue;
+            }
+            let mid = sample.len() / 2;
+            let (_, &mut median, _) = sample.select_nth_unstable(mid);
+            for e in &mut self.entries {
+                if candidate(e) && e.work <= median {
+                    *e = Entry::default();
+                    self.used -= 1;
+                }
+            }
+            if self.used < self.entries.len() / 10 * 7 {
+                break;
+            }
+        }
+    }
+}
