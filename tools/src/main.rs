@@ -3,7 +3,7 @@
 //! - `soppo-tools perft --sfen <SFEN> --depth N [--divide]`: count the leaves of the legal
 //!   move tree (optionally per root move);
 //! - `soppo-tools perft --suite FILE [--max-nodes N]`: run a TSV suite of known perft counts;
-//! - `soppo-tools tsume "<SFEN>" [--time-ms N]`: solve a mate problem, print USI and Japanese;
+//! - `soppo-tools tsume "<SFEN>" [--time-ms N] [--hash-mb MB]`: solve a mate problem, print USI and Japanese;
 //! - `soppo-tools mate FILE [--time-ms N] [--limit N] [--skip-stated-nomate]`: run a mate suite.
 
 mod kif;
@@ -42,6 +42,9 @@ struct TsumeArgs {
     /// Time limit in milliseconds (none by default).
     #[arg(long, value_name = "N")]
     time_ms: Option<u64>,
+    /// Memory for the solver's tables in MB.
+    #[arg(long, value_name = "MB", default_value_t = 256)]
+    hash_mb: usize,
 }
 
 #[derive(Debug, Args)]
@@ -88,6 +91,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Tsume(args) => Ok(exit_code(tsume_cmd::run(
             &args.sfen,
             args.time_ms.map(Duration::from_millis),
+            args.hash_mb,
         )?)),
         Command::Mate(args) => {
             let summary = mate_cmd::run(

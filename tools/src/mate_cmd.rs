@@ -5,7 +5,7 @@ use crate::perft_cmd::parse_position;
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use soppo_core::{Move, Position};
-use soppo_engine::mate::{MateProgress, solve};
+use soppo_engine::mate::{MateConfig, MateProgress, solve_with};
 use soppo_engine::search::SearchControl;
 use std::fmt;
 use std::path::Path;
@@ -22,12 +22,13 @@ pub struct SolveResult {
     pub elapsed: Duration,
 }
 
-/// Runs the mate solver on `pos`.
-pub fn solve_position(pos: &Position, time_limit: Option<Duration>) -> SolveResult {
+/// Runs the mate solver on `pos` with `hash_mb` megabytes of tables.
+pub fn solve_position(pos: &Position, time_limit: Option<Duration>, hash_mb: usize) -> SolveResult {
     let control = SearchControl::default();
     let start = Instant::now();
     let mut nodes = 0;
-    let outcome = solve(pos, time_limit, &control, |p: &MateProgress| nodes = p.nodes);
+    let config = MateConfig { hash_mb };
+    let outcome = solve_with(pos, time_limit, &config, &control, |p: &MateProgress| nodes = p.nodes);
     SolveResult {
         outcome,
         nodes,
@@ -260,7 +261,7 @@ pub fn run(path: &Path, time_limit: Option<Duration>, limit: Option<usize>, skip
                 let got = match parse_position(&p.sfen) {
                     Err(e) => Got::BadInput(format!("{e:#}")),
                     Ok(pos) => {
-                        let r = solve_position(&pos, time_limit);
+                        let r = solve_position(&pos, time_limit, MateConfig::default().hash_mb);
                         times.push(r.elapsed);
                         total_nodes += r.nodes;
                         let answer = match &r.outcome {

@@ -9,13 +9,13 @@ use soppo_core::Move;
 use std::time::Duration;
 
 /// Whether a mate was found (exit code 0) or not (1).
-pub fn run(sfen: &str, time_limit: Option<Duration>) -> Result<bool> {
+pub fn run(sfen: &str, time_limit: Option<Duration>, hash_mb: usize) -> Result<bool> {
     let pos = parse_position(sfen)?;
     let SolveResult {
         outcome,
         nodes,
         elapsed,
-    } = solve_position(&pos, time_limit);
+    } = solve_position(&pos, time_limit, hash_mb);
     let ms = millis(elapsed);
     match outcome {
         Outcome::Mate(line) => {

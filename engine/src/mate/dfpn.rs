@@ -181,6 +181,11 @@ impl Dfpn {
     /// the defender plays the reply with the longest stored proof, and the line ends in
     /// checkmate. Missing results are searched again. `None` if no mate could be shown.
     pub fn mate_line(&mut self, pos: &Position) -> Option<Vec<Move>> {
+        self.mate_line_until(pos, &mut |_| false)
+    }
+
+    /// [`Dfpn::mate_line`] whose re-searches end (with `None`) when `stop` returns true.
+    pub fn mate_line_until(&mut self, pos: &Position, stop: &mut dyn FnMut(&DfpnStats) -> bool) -> Option<Vec<Move>> {
         let mut p = pos.clone();
         let attacker = p.side_to_move();
         self.set_root_context(&p);
@@ -200,7 +205,7 @@ impl Dfpn {
             let picked = self.pick_line_move(&mut p, &list, or_node, &seen);
             let m = if let Some(m) = picked {
                 m
-            } else if self.research_for_line(&mut p, &list, or_node) {
+            } else if self.research_for_line(&mut p, &list, or_node, stop) {
                 self.pick_line_move(&mut p, &list, or_node, &seen)?
             } else {
                 return None;
@@ -214,9 +219,15 @@ impl Dfpn {
 
     /// Results needed by `mate_line` were lost (replaced) or never stored for this hand:
     /// searches the node (OR) or its unresolved replies (AND) again. False if one fails.
-    fn research_for_line(&mut self, p: &mut Position, list: &MoveList, or_node: bool) -> bool {
-        let proven = |d: &mut Dfpn, p: &Position| {
-            d.search_root(&mut p.clone(), LINE_RESEARCH_NODES, &mut |_| false) == DfpnVerdict::Proven
+    fn research_for_line(
+        &mut self,
+        p: &mut Position,
+        list: &MoveList,
+        or_node: bool,
+        stop: &mut dyn FnMut(&DfpnStats) -> bool,
+    ) -> bool {
+        let mut proven = |d: &mut Dfpn, p: &Position| {
+            d.search_root(&mut p.clone(), LINE_RESEARCH_NODES, stop) == DfpnVerdict::Proven
         };
         let ok = if or_node {
             proven(self, p)

@@ -93,6 +93,9 @@ pub fn solve_with(
     loop {
         match exact_deepening(&mut exact, &mut pos, &mut next, start, &mut progress) {
             Deepening::Found(len) => {
+                // The answer is found: building and checking its line may take the rest of the
+                // time, not just what was left of the exact search's first turn.
+                phase_end.set(None);
                 let mut line = Vec::new();
                 exact.principal_line(&mut pos, len, &mut line);
                 if exact.aborted {
@@ -205,7 +208,7 @@ fn prove(
                 };
                 let verdict = dfpn.solve(pos, u64::MAX, &mut stop);
                 let line = if verdict == DfpnVerdict::Proven {
-                    dfpn.mate_line(pos)
+                    dfpn.mate_line_until(pos, &mut stop)
                 } else {
                     None
                 };
