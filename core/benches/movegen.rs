@@ -1,5 +1,5 @@
-//! Move-generation benchmarks: legal moves, checks and mate in one per position, and
-//! perft from the start position.
+//! Move-generation benchmarks: legal moves, checks, mate in one and the static 3-ply mate
+//! features per position, and perft from the start position.
 //!
 //! Positions: `../shared/data/bench_positions.tsv` (YaneuraOu's bench set and mate-engine test
 //! positions) when it is beside the checkout, otherwise YaneuraOu's four default bench
@@ -8,6 +8,7 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use soppo_core::Position;
+use soppo_core::mate_eval::{Mate3Features, mate3_score};
 use soppo_core::movegen::{MoveList, generate_checks, generate_legal};
 use soppo_core::perft::perft;
 use std::hint::black_box;
@@ -73,6 +74,20 @@ fn bench(c: &mut Criterion) {
             }
             mates
         });
+    });
+    g.bench_function("mate3_features", |b| {
+        b.iter(|| {
+            let mut total = 0u32;
+            for p in &ps {
+                if let Some(f) = Mate3Features::extract(black_box(p)) {
+                    total += u32::from(f.escapes) + u32::from(f.attacker_control);
+                }
+            }
+            total
+        });
+    });
+    g.bench_function("mate3_score", |b| {
+        b.iter(|| ps.iter().map(|p| mate3_score(black_box(p))).sum::<f32>());
     });
     g.finish();
     let mut g = c.benchmark_group("perft");

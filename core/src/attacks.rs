@@ -333,9 +333,11 @@ const RANK_I: Bitboard = rank_mask(0b1_0000_0000);
 const RANKS_AB: Bitboard = rank_mask(0b11);
 const RANKS_HI: Bitboard = rank_mask(0b1_1000_0000);
 
+/// For every square, the squares within `radius_files` files and `radius_ranks` ranks of it
+/// (itself included), clipped to the board. Compile-time table builder.
 // Runs at compile time only; the big local array never exists at run time.
 #[allow(clippy::large_stack_arrays)]
-const fn build_boxes(radius_files: i8, radius_ranks: i8) -> [Bitboard; 81] {
+pub(crate) const fn build_boxes(radius_files: i8, radius_ranks: i8) -> [Bitboard; 81] {
     let mut t = [Bitboard::EMPTY; 81];
     let mut i = 0;
     while i < 81 {

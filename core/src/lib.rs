@@ -5,12 +5,14 @@
 //! - [`Hand`], [`Move`], [`Position`] (SFEN, do/undo, checks, legality);
 //! - [`movegen`]: staged and legal generation, Bonanza-style check generation;
 //! - mate in one ([`Position::mate_in_one`]), repetition and entering-king declaration rules;
+//! - [`mate_eval`]: a static (search-free) estimate of a 3-ply mate;
 //! - [`perft`].
 
 pub mod attacks;
 pub mod bitboard;
 pub mod declaration;
 pub mod hand;
+pub mod mate_eval;
 pub mod movegen;
 pub mod mv;
 pub mod perft;

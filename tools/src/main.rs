@@ -4,8 +4,11 @@
 //!   move tree (optionally per root move);
 //! - `soppo-tools perft --suite FILE [--max-nodes N]`: run a TSV suite of known perft counts;
 //! - `soppo-tools tsume "<SFEN>" [--time-ms N] [--hash-mb MB]`: solve a mate problem, print USI and Japanese;
-//! - `soppo-tools mate FILE [--time-ms N] [--limit N] [--skip-stated-nomate]`: run a mate suite.
+//! - `soppo-tools mate FILE [--time-ms N] [--limit N] [--skip-stated-nomate]`: run a mate suite;
+//! - `soppo-tools fit-mate3 [--data DIR] [--folds N] [--seed N] [--nomate-ratio R]`: fit the
+//!   static 3-ply mate score (Tanaka et al.) on the shared data, with cross-validation.
 
+mod fit_mate3;
 mod kif;
 mod mate_cmd;
 mod perft_cmd;
@@ -33,6 +36,27 @@ enum Command {
     Tsume(TsumeArgs),
     /// Run a file of mate problems (plain SFEN lines or `sfen<TAB>length<TAB>…` rows).
     Mate(MateArgs),
+    /// Fit the static 3-ply mate score (Tanaka et al.) by least squares, with k-fold
+    /// cross-validation against the paper's weights.
+    FitMate3(FitMate3Args),
+}
+
+#[derive(Debug, Args)]
+struct FitMate3Args {
+    /// The shared data directory (default: `$SOPPO_SHARED_DATA`, else shared/data beside the
+    /// checkout).
+    #[arg(long, value_name = "DIR")]
+    data: Option<PathBuf>,
+    /// Number of cross-validation folds.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    folds: usize,
+    /// Seed of the no-mate sample and of the fold shuffle.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    seed: u64,
+    /// No-mate game positions kept per mate-labelled position (default: the paper's
+    /// 1264 / 1492).
+    #[arg(long, value_name = "R", default_value_t = fit_mate3::PAPER_NOMATE_RATIO)]
+    nomate_ratio: f64,
 }
 
 #[derive(Debug, Args)]
@@ -101,6 +125,15 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 args.skip_stated_nomate,
             )?;
             Ok(exit_code(summary.failed == 0))
+        }
+        Command::FitMate3(args) => {
+            fit_mate3::run(&fit_mate3::Options {
+                data: fit_mate3::data_dir(args.data),
+                folds: args.folds,
+                seed: args.seed,
+                nomate_ratio: args.nomate_ratio,
+            })?;
+            Ok(ExitCode::SUCCESS)
         }
         Command::Perft(args) => {
             if let Some(path) = args.suite {
