@@ -48,8 +48,9 @@ fn summary_numbers(line: &str) -> (usize, Vec<Option<f64>>) {
     (n.parse().unwrap(), pcts)
 }
 
-fn tiny_data_dir() -> TempDir {
-    let dir = TempDir::new("tiny");
+/// The tiny data set in a directory of its own (`name` keeps tests running in parallel apart).
+fn tiny_data_dir(name: &str) -> TempDir {
+    let dir = TempDir::new(name);
     // Games: a mate in 1 followed by a quiet king move, and the start of a real opening.
     dir.write(
         "games_lishogi500.tsv",
@@ -73,7 +74,7 @@ fn tiny_data_dir() -> TempDir {
 
 #[test]
 fn fit_on_a_tiny_data_dir() {
-    let dir = tiny_data_dir();
+    let dir = tiny_data_dir("tiny");
     let out = tools()
         .arg("fit-mate3")
         .arg("--data")
@@ -115,7 +116,7 @@ fn bad_arguments_are_clean_errors() {
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.starts_with("error:") && err.contains("not found"), "{err}");
-    let dir = tiny_data_dir();
+    let dir = tiny_data_dir("tiny-bad-folds");
     let out = tools()
         .arg("fit-mate3")
         .arg("--data")
