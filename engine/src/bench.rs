@@ -31,6 +31,7 @@ pub fn run(depth: u32) -> String {
         resign_value: 99_999,
         max_moves_to_draw: 0,
         entering_king_rule: EnteringKingRule::Csa27,
+        static_mate_eval: true,
     };
     for (i, sfen) in POSITIONS.iter().enumerate() {
         let Ok(pos) = Position::from_sfen(sfen) else { continue };

@@ -289,6 +289,7 @@ impl<W: Write> Controller<W> {
                 resign_value: self.options.resign_value,
                 max_moves_to_draw: self.options.max_moves_to_draw,
                 entering_king_rule: self.options.entering_king_rule,
+                static_mate_eval: self.options.static_mate_eval,
             };
             let tt = self.tt.clone().unwrap_or_else(|| Arc::new(TranspositionTable::new(1)));
             let tx = self.events_tx.clone();

@@ -7,6 +7,7 @@
 //! USI.
 
 mod limits;
+mod mate3;
 
 pub use limits::{Budget, Limits, SearchControl};
 
@@ -82,6 +83,8 @@ pub struct SearchSettings {
     pub resign_value: i32,
     pub max_moves_to_draw: u32,
     pub entering_king_rule: EnteringKingRule,
+    /// Run a 3-ply mate search where the static 3-ply mate score says it is worth it.
+    pub static_mate_eval: bool,
 }
 
 struct Searcher<'a> {
@@ -332,6 +335,15 @@ impl Searcher<'_> {
             pv.push(m);
             return MATE - ply as i32 - 1;
         }
+        if !in_check
+            && self.settings.static_mate_eval
+            && mate3::worth_trying(pos)
+            && let Some(m) = mate3::mate_in_three(pos)
+        {
+            pv.clear();
+            pv.push(m);
+            return MATE - ply as i32 - 3;
+        }
         let mut list = MoveList::new();
         generate_legal::<false>(pos, &mut list);
         if list.is_empty() {
@@ -520,6 +532,7 @@ mod tests {
             resign_value: 99_999,
             max_moves_to_draw: 0,
             entering_king_rule: EnteringKingRule::Csa27,
+            static_mate_eval: true,
         };
         let mut events = Vec::new();
         run(1, pos, &tt, &control, &limits, &settings, &mut |e| events.push(e));
