@@ -32,6 +32,8 @@ pub fn run(depth: u32) -> String {
         max_moves_to_draw: 0,
         entering_king_rule: EnteringKingRule::Csa27,
         static_mate_eval: true,
+        soppo_cut: crate::options::Options::default().soppo_cut,
+        soppo_distance: crate::options::Options::default().soppo_distance,
     };
     for (i, sfen) in POSITIONS.iter().enumerate() {
         let Ok(pos) = Position::from_sfen(sfen) else { continue };

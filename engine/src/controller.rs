@@ -290,6 +290,8 @@ impl<W: Write> Controller<W> {
                 max_moves_to_draw: self.options.max_moves_to_draw,
                 entering_king_rule: self.options.entering_king_rule,
                 static_mate_eval: self.options.static_mate_eval,
+                soppo_cut: self.options.soppo_cut,
+                soppo_distance: self.options.soppo_distance,
             };
             let tt = self.tt.clone().unwrap_or_else(|| Arc::new(TranspositionTable::new(1)));
             let tx = self.events_tx.clone();

@@ -61,7 +61,7 @@ impl Default for Options {
             max_moves_to_draw: 0,
             depth_limit: 0,
             nodes_limit: 0,
-            soppo_cut: SoppoCut::Static,
+            soppo_cut: SoppoCut::Off,
             soppo_distance: 5,
             static_mate_eval: true,
             interposition_method: InterpositionMethod::SuperPiece,

@@ -8,10 +8,12 @@
 
 mod limits;
 mod mate3;
+mod soppo;
 
 pub use limits::{Budget, Limits, SearchControl};
 
 use crate::eval::{board_value, evaluate};
+use crate::options::SoppoCut;
 use crate::tt::{Bound, TranspositionTable};
 use soppo_core::declaration::EnteringKingRule;
 use soppo_core::movegen::{MoveList, generate_captures, generate_evasions, generate_legal};
@@ -85,6 +87,9 @@ pub struct SearchSettings {
     pub entering_king_rule: EnteringKingRule,
     /// Run a 3-ply mate search where the static 3-ply mate score says it is worth it.
     pub static_mate_eval: bool,
+    /// Soppo pruning: off, SS-Cut or DS-Cut, and SS-Cut's distance.
+    pub soppo_cut: SoppoCut,
+    pub soppo_distance: u32,
 }
 
 struct Searcher<'a> {
@@ -98,6 +103,7 @@ struct Searcher<'a> {
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
     /// History scores by origin and destination square.
     history: Box<[[i32; 81]]>,
+    soppo: soppo::Soppo,
 }
 
 /// Runs a whole search on `pos` and reports each event to `report`. Always ends with exactly
@@ -121,6 +127,7 @@ pub fn run(
         stopped: false,
         killers: [[None; 2]; MAX_PLY + 1],
         history: vec![[0; 81]; 81].into_boxed_slice(),
+        soppo: soppo::Soppo::new(settings.soppo_cut, settings.soppo_distance),
     };
     let (decision, last) = s.iterate(id, &mut pos, report);
     report(SearchEvent::Done(id, decision, last));
@@ -156,6 +163,7 @@ impl Searcher<'_> {
             .unwrap_or(MAX_PLY as u32 - 4)
             .clamp(1, MAX_PLY as u32 - 4);
         for depth in 1..=max_depth {
+            self.soppo.refresh();
             let mut lines: Vec<(i32, Vec<Move>)> = Vec::new();
             for pv_idx in 0..multi_pv {
                 let mut best = -INFINITE;
@@ -354,9 +362,22 @@ impl Searcher<'_> {
         let original_alpha = alpha;
         let mut best = -INFINITE;
         let mut best_move = None;
+        let soppo_limit = if in_check || !(self.soppo.enabled() || self.soppo.gathering()) || !soppo::is_endgame(pos) {
+            None
+        } else {
+            // Gathering DS-Cut statistics without pruning yet: an unreachable limit.
+            Some(self.soppo.limit().unwrap_or(u32::MAX))
+        };
         for (i, &m) in ordered.iter().enumerate() {
             let capture = !m.is_drop() && pos.piece_on(m.to()).is_some();
             let gives_check = pos.gives_check(m);
+            let soppo_d = soppo_limit.and_then(|_| soppo::candidate_distance(pos, m, gives_check));
+            if i > 0
+                && let (Some(d), Some(limit)) = (soppo_d, soppo_limit)
+                && d > limit
+            {
+                continue;
+            }
             pos.do_move(m);
             let mut child_pv = Vec::new();
             let score = if i == 0 {
@@ -387,6 +408,11 @@ impl Searcher<'_> {
                     pv.push(m);
                     pv.extend_from_slice(&child_pv);
                     if score >= beta {
+                        if let Some(d) = soppo_d
+                            && self.soppo.gathering()
+                        {
+                            self.soppo.record_cutoff(d);
+                        }
                         if !capture {
                             let k = &mut self.killers[ply];
                             if k[0] != Some(m) {
@@ -533,6 +559,8 @@ mod tests {
             max_moves_to_draw: 0,
             entering_king_rule: EnteringKingRule::Csa27,
             static_mate_eval: true,
+            soppo_cut: SoppoCut::Off,
+            soppo_distance: 5,
         };
         let mut events = Vec::new();
         run(1, pos, &tt, &control, &limits, &settings, &mut |e| events.push(e));
