@@ -443,6 +443,12 @@ impl<W: Write> Controller<W> {
                 self.emit(&msg);
             }
             Some(Answer::Mate(outcome)) => {
+                if let MateOutcome::Proven(line) = &outcome {
+                    self.info_string(&format!(
+                        "mate proven; this {}-ply line was not shown shortest in the time given",
+                        line.len()
+                    ));
+                }
                 let result = match outcome {
                     MateOutcome::Mate(line) | MateOutcome::Proven(line) => {
                         CheckmateResult::Mate(line.iter().map(ToString::to_string).collect())
