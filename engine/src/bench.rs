@@ -5,7 +5,6 @@
 use crate::search::{self, Limits, SearchControl, SearchEvent, SearchSettings};
 use crate::tt::TranspositionTable;
 use soppo_core::Position;
-use soppo_core::declaration::EnteringKingRule;
 use std::fmt::Write as _;
 use std::sync::Arc;
 use std::time::Instant;
@@ -26,15 +25,8 @@ pub fn run(depth: u32) -> String {
     let mut report = String::new();
     let mut total = 0u64;
     let start = Instant::now();
-    let settings = SearchSettings {
-        multi_pv: 1,
-        resign_value: 99_999,
-        max_moves_to_draw: 0,
-        entering_king_rule: EnteringKingRule::Csa27,
-        static_mate_eval: true,
-        soppo_cut: crate::options::Options::default().soppo_cut,
-        soppo_distance: crate::options::Options::default().soppo_distance,
-    };
+    // The defaults of every option (one thread, MultiPV 1, no resignation).
+    let settings = SearchSettings::from_options(&crate::options::Options::default());
     for (i, sfen) in POSITIONS.iter().enumerate() {
         let Ok(pos) = Position::from_sfen(sfen) else { continue };
         let tt = TranspositionTable::new(16);

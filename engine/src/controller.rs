@@ -284,15 +284,7 @@ impl<W: Write> Controller<W> {
                 nodes,
                 hold_answer: go.ponder || go.infinite,
             };
-            let settings = SearchSettings {
-                multi_pv: self.options.multi_pv,
-                resign_value: self.options.resign_value,
-                max_moves_to_draw: self.options.max_moves_to_draw,
-                entering_king_rule: self.options.entering_king_rule,
-                static_mate_eval: self.options.static_mate_eval,
-                soppo_cut: self.options.soppo_cut,
-                soppo_distance: self.options.soppo_distance,
-            };
+            let settings = SearchSettings::from_options(&self.options);
             let tt = self.tt.clone().unwrap_or_else(|| Arc::new(TranspositionTable::new(1)));
             let tx = self.events_tx.clone();
             std::thread::Builder::new()

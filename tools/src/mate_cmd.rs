@@ -54,21 +54,7 @@ pub fn verify_mate(pos: &Position, line: &[Move]) -> std::result::Result<(), Str
 /// Checks that `line` mates under game rules: every move legal, every attacker move a check,
 /// and the final position checkmate (for proven lines that are not shown shortest).
 pub fn verify_mating_line(pos: &Position, line: &[Move]) -> std::result::Result<(), String> {
-    let mut p = pos.clone();
-    for (i, &m) in line.iter().enumerate() {
-        if !p.is_legal_move(m) {
-            return Err(format!("move {} ({m}) is illegal", i + 1));
-        }
-        if i % 2 == 0 && !p.gives_check(m) {
-            return Err(format!("attacker move {} ({m}) is not a check", i + 1));
-        }
-        p.do_move(m);
-    }
-    if line.len() % 2 == 1 && p.is_checkmate() {
-        Ok(())
-    } else {
-        Err("the final position is not checkmate".to_string())
-    }
+    soppo_engine::mate::verify::verify_mating_line(pos, line).map_err(|e| e.to_string())
 }
 
 /// The length column of a problem.

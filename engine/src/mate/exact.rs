@@ -326,52 +326,40 @@ impl<'a> Exact<'a> {
         let (cut_before, rep_before) = (self.cut_off, self.repeated);
         self.cut_off = false;
         self.repeated = false;
-        let mut found = false;
+        // Checks that leave the defender fewest replies first (as df-pn+ initialises proof
+        // numbers): a mate is usually among them, and a found mate ends the node. At l = 1 no
+        // check mates under game rules (mate_in_one said so), so only a check that leaves
+        // nothing but interpositions can be a tsume mate in one (they may all be useless);
+        // the order does not matter there.
+        let mut order: Vec<(usize, Move)> = checks
+            .iter()
+            .map(|&m| {
+                if l == 1 {
+                    return (0, m);
+                }
+                pos.do_move(m);
+                let replies = count_legal::<false>(pos);
+                pos.undo_move(m);
+                (replies, m)
+            })
+            .collect();
+        order.sort_by_key(|&(n, _)| n);
         if l == 1 {
-            // No check mates under game rules, so only a check that leaves nothing but
-            // interpositions can be a tsume mate in one (they may all be useless).
             self.cut_off = true;
-            for &m in &checks {
-                if !self.enter(pos, m) {
-                    continue;
-                }
-                let only_interpositions = InterpositionGap::of(pos).is_some();
-                let ok = only_interpositions && self.and_node(pos, 0);
-                self.leave(pos, m);
-                if ok {
-                    found = true;
-                    break;
-                }
-                if self.aborted {
-                    return false;
-                }
+        }
+        let mut found = false;
+        for &(_, m) in &order {
+            if !self.enter(pos, m) {
+                continue;
             }
-        } else {
-            // Checks that leave the defender fewest replies first (as df-pn+ initialises proof
-            // numbers): a mate is usually among them, and a found mate ends the node.
-            let mut order: Vec<(usize, Move)> = checks
-                .iter()
-                .map(|&m| {
-                    pos.do_move(m);
-                    let replies = count_legal::<false>(pos);
-                    pos.undo_move(m);
-                    (replies, m)
-                })
-                .collect();
-            order.sort_by_key(|&(n, _)| n);
-            for &(_, m) in &order {
-                if !self.enter(pos, m) {
-                    continue;
-                }
-                let ok = self.and_node(pos, l - 1);
-                self.leave(pos, m);
-                if ok {
-                    found = true;
-                    break;
-                }
-                if self.aborted {
-                    return false;
-                }
+            let ok = (l > 1 || InterpositionGap::of(pos).is_some()) && self.and_node(pos, l - 1);
+            self.leave(pos, m);
+            if ok {
+                found = true;
+                break;
+            }
+            if self.aborted {
+                return false;
             }
         }
         if found {

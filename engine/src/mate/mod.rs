@@ -226,7 +226,9 @@ fn prove(
         worker.join().unwrap_or((DfpnVerdict::Unknown, None))
     });
     match result {
-        (DfpnVerdict::Proven, Some(line)) if is_mating_line(pos, &line) => (DfpnVerdict::Proven, Some(line)),
+        (DfpnVerdict::Proven, Some(line)) if verify::verify_mating_line(pos, &line).is_ok() => {
+            (DfpnVerdict::Proven, Some(line))
+        }
         (DfpnVerdict::Proven, _) => (DfpnVerdict::Proven, None),
         other => other,
     }
@@ -234,21 +236,6 @@ fn prove(
 
 /// Stack for the df-pn thread (address space only; pages are touched as the search deepens).
 const DFPN_STACK: usize = 1 << 30;
-
-/// A game-rule mating line: legal, every attacker move a check, checkmate at the end.
-fn is_mating_line(root: &Position, line: &[Move]) -> bool {
-    let mut p = root.clone();
-    for (i, &m) in line.iter().enumerate() {
-        if !p.is_legal_move(m) {
-            return false;
-        }
-        p.do_move(m);
-        if i % 2 == 0 && !p.in_check() {
-            return false;
-        }
-    }
-    line.len() % 2 == 1 && p.is_checkmate()
-}
 
 #[cfg(test)]
 mod tests;

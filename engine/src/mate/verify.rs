@@ -42,6 +42,54 @@ pub fn verify(root: &Position, line: &[Move]) -> Result<(), VerifyError> {
     verify_with(&mut exact, root, line)
 }
 
+/// Checks `line` from `root` as a mating line under game rules: an odd number of plies, every
+/// move legal, every attacker move a check, checkmate at the end. This is what a df-pn line
+/// not shown shortest is held to.
+///
+/// # Errors
+/// The first ply where the line is illegal or not a check, or the end if it is not checkmate.
+pub fn verify_mating_line(root: &Position, line: &[Move]) -> Result<(), VerifyError> {
+    if line.len().is_multiple_of(2) {
+        return Err(even_length(line.len()));
+    }
+    let mut pos = root.clone();
+    play_checks(&mut pos, line)?;
+    if !pos.is_checkmate() {
+        return Err(VerifyError {
+            ply: line.len(),
+            reason: "the final position is not checkmate".into(),
+        });
+    }
+    Ok(())
+}
+
+fn even_length(len: usize) -> VerifyError {
+    VerifyError {
+        ply: len,
+        reason: format!("a mate has an odd number of plies, not {len}"),
+    }
+}
+
+/// Plays `line` on `pos`, checking that every move is legal and every attacker move checks.
+fn play_checks(pos: &mut Position, line: &[Move]) -> Result<(), VerifyError> {
+    for (ply, &m) in line.iter().enumerate() {
+        if !pos.is_legal_move(m) {
+            return Err(VerifyError {
+                ply,
+                reason: format!("{m} is not legal"),
+            });
+        }
+        pos.do_move(m);
+        if ply.is_multiple_of(2) && !pos.in_check() {
+            return Err(VerifyError {
+                ply,
+                reason: format!("{m} does not give check"),
+            });
+        }
+    }
+    Ok(())
+}
+
 /// Nodes [`verify`] may search before it gives up.
 pub const VERIFY_NODE_BUDGET: u64 = 20_000_000;
 
@@ -52,25 +100,23 @@ pub const EXACT_CHECK_MAX_PLIES: usize = 31;
 pub(crate) fn verify_with(exact: &mut Exact<'_>, root: &Position, line: &[Move]) -> Result<(), VerifyError> {
     let fail = |ply: usize, reason: String| Err(VerifyError { ply, reason });
     if line.len().is_multiple_of(2) {
-        return fail(
-            line.len(),
-            format!("a mate has an odd number of plies, not {}", line.len()),
-        );
+        return Err(even_length(line.len()));
     }
     let mut pos = root.clone();
     let len = i32::try_from(line.len()).unwrap_or(i32::MAX);
-    let exact_checks = line.len() <= EXACT_CHECK_MAX_PLIES;
+    if line.len() > EXACT_CHECK_MAX_PLIES {
+        // Legality, checks and a final mate under tsume rules only.
+        play_checks(&mut pos, line)?;
+        return if exact.and_node(&mut pos, 0) {
+            Ok(())
+        } else {
+            fail(line.len(), "the final position is not mate".into())
+        };
+    }
     for (ply, &m) in line.iter().enumerate() {
         let remaining = len - i32::try_from(ply).unwrap_or(i32::MAX);
         if !pos.is_legal_move(m) {
             return fail(ply, format!("{m} is not legal"));
-        }
-        if !exact_checks {
-            pos.do_move(m);
-            if ply.is_multiple_of(2) && !pos.in_check() {
-                return fail(ply, format!("{m} does not give check"));
-            }
-            continue;
         }
         if ply.is_multiple_of(2) {
             if !exact.or_node(&mut pos, remaining) {

@@ -13,7 +13,7 @@ mod soppo;
 pub use limits::{Budget, Limits, SearchControl};
 
 use crate::eval::{board_value, evaluate};
-use crate::options::SoppoCut;
+use crate::options::{Options, SoppoCut};
 use crate::tt::{Bound, TranspositionTable};
 use soppo_core::declaration::EnteringKingRule;
 use soppo_core::movegen::{MoveList, generate_captures, generate_evasions, generate_legal};
@@ -90,6 +90,21 @@ pub struct SearchSettings {
     /// Soppo pruning: off, SS-Cut or DS-Cut, and SS-Cut's distance.
     pub soppo_cut: SoppoCut,
     pub soppo_distance: u32,
+}
+
+impl SearchSettings {
+    /// The settings the USI options ask for.
+    pub fn from_options(o: &Options) -> SearchSettings {
+        SearchSettings {
+            multi_pv: o.multi_pv,
+            resign_value: o.resign_value,
+            max_moves_to_draw: o.max_moves_to_draw,
+            entering_king_rule: o.entering_king_rule,
+            static_mate_eval: o.static_mate_eval,
+            soppo_cut: o.soppo_cut,
+            soppo_distance: o.soppo_distance,
+        }
+    }
 }
 
 struct Searcher<'a> {
@@ -553,15 +568,7 @@ mod tests {
             depth: Some(depth),
             ..Limits::default()
         };
-        let settings = SearchSettings {
-            multi_pv: 1,
-            resign_value: 99_999,
-            max_moves_to_draw: 0,
-            entering_king_rule: EnteringKingRule::Csa27,
-            static_mate_eval: true,
-            soppo_cut: SoppoCut::Off,
-            soppo_distance: 5,
-        };
+        let settings = SearchSettings::from_options(&Options::default());
         let mut events = Vec::new();
         run(1, pos, &tt, &control, &limits, &settings, &mut |e| events.push(e));
         let dones: Vec<&SearchEvent> = events.iter().filter(|e| matches!(e, SearchEvent::Done(..))).collect();
