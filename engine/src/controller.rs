@@ -375,13 +375,15 @@ impl<W: Write> Controller<W> {
             WorkerEvent::MateInfo(id, p) if Some(id) == current => {
                 let ms = p.elapsed.as_millis() as u64;
                 let nps = (p.nodes * 1000).checked_div(ms).unwrap_or(0);
-                self.emit(&EngineMessage::Info(vec![
-                    InfoAttr::Depth(p.depth),
+                // Depth 0 marks df-pn progress, which has no length to show.
+                let depth = (p.depth > 0).then_some(InfoAttr::Depth(p.depth));
+                let attrs = depth.into_iter().chain([
                     InfoAttr::Nodes(p.nodes),
                     InfoAttr::Nps(nps),
                     InfoAttr::Time(p.elapsed),
                     InfoAttr::HashFull(p.hashfull_permille),
-                ]));
+                ]);
+                self.emit(&EngineMessage::Info(attrs.collect()));
             }
             WorkerEvent::Search(SearchEvent::Done(id, decision, last)) if Some(id) == current => {
                 self.finished(Answer::Best(decision, last));

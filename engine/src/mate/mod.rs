@@ -32,7 +32,7 @@ pub enum MateOutcome {
 /// Progress of a mate search, for `info` lines.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MateProgress {
-    /// The length (plies) being searched.
+    /// The length (plies) the exact search has finished; 0 while df-pn works.
     pub depth: u32,
     pub nodes: u64,
     pub elapsed: Duration,
