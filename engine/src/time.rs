@@ -2,7 +2,8 @@
 //! clocks, with the network-delay margins of the options.
 //!
 //! Two budgets come out: the *optimum* (no new iteration starts after half of it) and the
-//! *maximum* (the search stops at once). The maximum never exceeds what is on the clock plus
+//! *maximum* (the search stops at once). In pure byoyomi the optimum is set beyond the
+//! maximum, so that the byoyomi is used up. The maximum never exceeds what is on the clock plus
 //! the byoyomi and increment, less a safety margin: `NetworkDelay2` (the worst-case lag), but at
 //! most a fifth of that total, so that fast games with a 100–200 ms byoyomi still use most of it.
 
@@ -64,8 +65,14 @@ pub fn budget(go: &GoParams, us: Color, ply: u32, opts: &Options) -> TimeBudget 
         .saturating_sub(opts.network_delay_ms)
         .max(opts.minimum_thinking_time_ms);
     maximum = maximum.max(optimum);
-    let optimum = optimum.min(hard_cap);
+    let mut optimum = optimum.min(hard_cap);
     let maximum = maximum.min(hard_cap);
+    if byoyomi > 0 && remaining < byoyomi {
+        // Only the byoyomi is left, and what is not used is lost: new iterations may start
+        // until three quarters of the maximum, and the one cut off at the maximum still
+        // counts (its finished lines are used).
+        optimum = maximum * 3 / 2;
+    }
     TimeBudget {
         optimum: Some(Duration::from_millis(optimum)),
         maximum: Some(Duration::from_millis(maximum)),
@@ -99,6 +106,8 @@ mod tests {
                 max >= byo * 4 / 5 || max + opts.network_delay2_ms >= byo,
                 "{byo}: {max}"
             );
+            // Iterations may start until three quarters of the maximum.
+            assert!(b.optimum.unwrap() / 2 >= b.maximum.unwrap() * 7 / 10, "{byo}: {b:?}");
         }
     }
 

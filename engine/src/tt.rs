@@ -1,12 +1,16 @@
-//! The transposition table: a shared array of two-word entries.
+//! The transposition table: a shared array of four-entry clusters, read and written by every
+//! search thread without locks.
 //!
 //! Each entry is two `AtomicU64`s: the data word and the key xor the data word. A reader
 //! accepts an entry only when the xor of the two matches its key, so a torn write by another
 //! thread reads as a miss, never as another position's data (the lock-less scheme of Hyatt and
 //! Mann). The table is sized from `USI_Hash` when the engine gets `isready`.
+//!
+//! Data word layout (low to high): move 16 bits, score 16 (i16), static evaluation 16 (i16),
+//! depth + 2 in 8, bound 2, generation 6.
 
 use soppo_core::Move;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 /// Whether a stored score is exact or a bound.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -21,33 +25,44 @@ pub enum Bound {
 pub struct TtHit {
     pub mv: Option<Move>,
     pub score: i32,
+    /// The static evaluation of the position (side to move's view); `NO_EVAL` when unknown.
+    pub eval: i32,
     pub depth: i32,
     pub bound: Bound,
 }
 
-/// A table of `2^k` entries (at least one).
+/// The evaluation field of an entry stored without one (in check).
+pub const NO_EVAL: i32 = i16::MIN as i32;
+
+const CLUSTER: usize = 4;
+const BYTES_PER_ENTRY: u64 = 16;
+const GENERATION_MASK: u8 = 0x3f;
+
+/// A table of `2^k` clusters of four entries (at least one cluster).
 pub struct TranspositionTable {
     words: Box<[AtomicU64]>,
     mask: usize,
+    generation: AtomicU8,
 }
 
-const BYTES_PER_ENTRY: u64 = 16;
-
 impl TranspositionTable {
-    /// A table of at most `mb` MiB (rounded down to a power of two entries).
+    /// A table of at most `mb` MiB (rounded down to a power of two clusters).
     pub fn new(mb: u64) -> TranspositionTable {
-        let entries = (mb.max(1) * 1024 * 1024 / BYTES_PER_ENTRY).max(1);
-        let entries = 1usize << entries.ilog2();
-        let words = std::iter::repeat_with(|| AtomicU64::new(0)).take(entries * 2).collect();
+        let clusters = (mb.max(1) * 1024 * 1024 / (BYTES_PER_ENTRY * CLUSTER as u64)).max(1);
+        let clusters = 1usize << clusters.ilog2();
+        let words = std::iter::repeat_with(|| AtomicU64::new(0))
+            .take(clusters * CLUSTER * 2)
+            .collect();
         TranspositionTable {
             words,
-            mask: entries - 1,
+            mask: clusters - 1,
+            generation: AtomicU8::new(0),
         }
     }
 
     /// Size in MiB.
     pub fn size_mb(&self) -> u64 {
-        (self.mask as u64 + 1) * BYTES_PER_ENTRY / (1024 * 1024)
+        (self.mask as u64 + 1) * CLUSTER as u64 * BYTES_PER_ENTRY / (1024 * 1024)
     }
 
     /// Empties the table (new game).
@@ -55,63 +70,132 @@ impl TranspositionTable {
         for w in &*self.words {
             w.store(0, Ordering::Relaxed);
         }
+        self.generation.store(0, Ordering::Relaxed);
     }
 
-    fn slot(&self, key: u64) -> usize {
-        (key as usize & self.mask) * 2
+    /// Marks the start of a new search: older entries become the first to be replaced.
+    pub fn new_search(&self) {
+        let g = self.generation.load(Ordering::Relaxed);
+        self.generation.store((g + 1) & GENERATION_MASK, Ordering::Relaxed);
+    }
+
+    fn cluster(&self, key: u64) -> usize {
+        // The low bits choose the cluster; the check word keeps all 64 bits of the key.
+        (key as usize & self.mask) * CLUSTER * 2
+    }
+
+    fn read(&self, i: usize) -> (u64, u64) {
+        let data = self.words[i].load(Ordering::Relaxed);
+        let check = self.words[i + 1].load(Ordering::Relaxed);
+        (data, check ^ data)
     }
 
     pub fn probe(&self, key: u64) -> Option<TtHit> {
-        let i = self.slot(key);
-        let data = self.words[i].load(Ordering::Relaxed);
-        let check = self.words[i + 1].load(Ordering::Relaxed);
-        if data == 0 || check ^ data != key {
-            return None;
-        }
-        let mv = Move::from_raw(data as u16);
-        let score = (data >> 16) as u32 as i32;
-        let depth = i32::from((data >> 48) as u8) - 1;
-        let bound = match (data >> 56) & 3 {
-            1 => Bound::Exact,
-            2 => Bound::Lower,
-            _ => Bound::Upper,
-        };
-        Some(TtHit {
-            mv,
-            score,
-            depth,
-            bound,
+        let base = self.cluster(key);
+        (0..CLUSTER).find_map(|e| {
+            let (data, k) = self.read(base + e * 2);
+            (data != 0 && k == key).then(|| decode(data))
         })
     }
 
-    /// Stores an entry, replacing whatever was in the slot unless it is the same position
-    /// searched deeper.
-    pub fn store(&self, key: u64, mv: Option<Move>, score: i32, depth: i32, bound: Bound) {
-        if let Some(old) = self.probe(key)
-            && old.depth > depth
-            && bound != Bound::Exact
-        {
-            return;
+    /// Stores an entry. The same position's entry is overwritten unless it holds a deeper
+    /// non-exact result of this search; otherwise the shallowest, oldest entry of the cluster
+    /// gives way. A store without a move keeps the old entry's move.
+    pub fn store(&self, key: u64, mv: Option<Move>, score: i32, eval: i32, depth: i32, bound: Bound) {
+        let base = self.cluster(key);
+        let generation = self.generation.load(Ordering::Relaxed);
+        let mut victim = base;
+        let mut victim_worth = i32::MAX;
+        let mut mv = mv;
+        for e in 0..CLUSTER {
+            let i = base + e * 2;
+            let (data, k) = self.read(i);
+            if data != 0 && k == key {
+                let old = decode(data);
+                if mv.is_none() {
+                    mv = old.mv;
+                }
+                if bound != Bound::Exact && old.depth > depth + 2 && entry_generation(data) == generation {
+                    // Keep the deeper result, but remember a new best move.
+                    if mv != old.mv {
+                        let d = encode(mv, old.score, old.eval, old.depth, old.bound, generation);
+                        self.write(i, key, d);
+                    }
+                    return;
+                }
+                victim = i;
+                break;
+            }
+            // Worth of keeping: depth, minus eight plies per search of age.
+            let age = i32::from(generation.wrapping_sub(entry_generation(data)) & GENERATION_MASK);
+            let worth = if data == 0 {
+                i32::MIN
+            } else {
+                decode(data).depth - 8 * age
+            };
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = i;
+            }
         }
-        let i = self.slot(key);
-        let b: u64 = match bound {
-            Bound::Exact => 1,
-            Bound::Lower => 2,
-            Bound::Upper => 3,
-        };
-        let d = (depth + 1).clamp(0, 255) as u64;
-        let data = u64::from(mv.map_or(0, Move::raw)) | (u64::from(score as u32) << 16) | (d << 48) | (b << 56);
+        self.write(victim, key, encode(mv, score, eval, depth, bound, generation));
+    }
+
+    fn write(&self, i: usize, key: u64, data: u64) {
         self.words[i].store(data, Ordering::Relaxed);
         self.words[i + 1].store(key ^ data, Ordering::Relaxed);
     }
 
-    /// Permille of the first thousand entries in use.
+    /// Permille of the entries of the first clusters written by the current search.
     pub fn hashfull(&self) -> u32 {
-        let n = (self.mask + 1).min(1000);
-        let used = (0..n)
-            .filter(|&e| self.words[e * 2].load(Ordering::Relaxed) != 0)
-            .count();
-        (used * 1000 / n) as u32
+        let clusters = (self.mask + 1).min(250);
+        let generation = self.generation.load(Ordering::Relaxed);
+        let mut used = 0;
+        for c in 0..clusters {
+            for e in 0..CLUSTER {
+                let data = self.words[(c * CLUSTER + e) * 2].load(Ordering::Relaxed);
+                if data != 0 && entry_generation(data) == generation {
+                    used += 1;
+                }
+            }
+        }
+        (used * 1000 / (clusters * CLUSTER)) as u32
+    }
+}
+
+fn entry_generation(data: u64) -> u8 {
+    (data >> 58) as u8 & GENERATION_MASK
+}
+
+fn encode(mv: Option<Move>, score: i32, eval: i32, depth: i32, bound: Bound, generation: u8) -> u64 {
+    let b: u64 = match bound {
+        Bound::Exact => 1,
+        Bound::Lower => 2,
+        Bound::Upper => 3,
+    };
+    let score = score.clamp(-32_767, 32_767) as i16 as u16;
+    let eval = eval.clamp(i32::from(i16::MIN), 32_767) as i16 as u16;
+    let d = (depth + 2).clamp(0, 255) as u64;
+    u64::from(mv.map_or(0, Move::raw))
+        | (u64::from(score) << 16)
+        | (u64::from(eval) << 32)
+        | (d << 48)
+        | (b << 56)
+        | (u64::from(generation & GENERATION_MASK) << 58)
+}
+
+fn decode(data: u64) -> TtHit {
+    let bound = match (data >> 56) & 3 {
+        1 => Bound::Exact,
+        2 => Bound::Lower,
+        _ => Bound::Upper,
+    };
+    TtHit {
+        mv: Move::from_raw(data as u16),
+        score: i32::from((data >> 16) as u16 as i16),
+        eval: i32::from((data >> 32) as u16 as i16),
+        depth: i32::from((data >> 48) as u8) - 2,
+        bound,
     }
 }
 
@@ -123,18 +207,51 @@ mod tests {
     fn store_and_probe() {
         let tt = TranspositionTable::new(1);
         let m = Move::from_usi("7g7f").ok();
-        tt.store(0x1234_5678_9abc_def0, m, -321, 7, Bound::Lower);
+        tt.store(0x1234_5678_9abc_def0, m, -321, 45, 7, Bound::Lower);
         let hit = tt.probe(0x1234_5678_9abc_def0).unwrap();
         assert_eq!(
             hit,
             TtHit {
                 mv: m,
                 score: -321,
+                eval: 45,
                 depth: 7,
                 bound: Bound::Lower
             }
         );
         assert!(tt.probe(0x1234_5678_9abc_def1).is_none());
         assert!(tt.hashfull() <= 1000);
+    }
+
+    #[test]
+    fn cluster_keeps_four_positions_and_replaces_the_shallowest() {
+        let tt = TranspositionTable::new(1);
+        let stride = (tt.mask as u64) + 1;
+        // Five keys that share one cluster.
+        let keys: Vec<u64> = (1..=5).map(|i| 7 + i * stride).collect();
+        for (d, &k) in keys[..4].iter().enumerate() {
+            tt.store(k, None, d as i32, NO_EVAL, 10 - d as i32, Bound::Exact);
+        }
+        assert!(keys[..4].iter().all(|&k| tt.probe(k).is_some()));
+        tt.store(keys[4], None, 0, NO_EVAL, 20, Bound::Exact);
+        // The shallowest (depth 7, the fourth key) went.
+        assert!(tt.probe(keys[3]).is_none());
+        assert!(tt.probe(keys[4]).is_some());
+        assert!(tt.probe(keys[0]).is_some());
+    }
+
+    #[test]
+    fn a_shallow_bound_does_not_overwrite_a_deep_result_but_keeps_its_move() {
+        let tt = TranspositionTable::new(1);
+        let key = 0xdead_beef;
+        let m1 = Move::from_usi("7g7f").ok();
+        let m2 = Move::from_usi("2g2f").ok();
+        tt.store(key, m1, 100, 0, 12, Bound::Lower);
+        tt.store(key, m2, -50, 0, 3, Bound::Upper);
+        let hit = tt.probe(key).unwrap();
+        assert_eq!((hit.depth, hit.score, hit.mv), (12, 100, m2));
+        // A store without a move keeps the old move.
+        tt.store(key, None, 7, 0, 14, Bound::Exact);
+        assert_eq!(tt.probe(key).unwrap().mv, m2);
     }
 }

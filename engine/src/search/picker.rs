@@ -1,0 +1,238 @@
+//! The staged move picker of the main search: the table move first (before any move is
+//! generated), then captures and promotions that do not lose material by SEE (most valuable
+//! victim first, capture history breaking ties), the two killers and the counter move, the
+//! quiet moves by history, and last the captures that lose material. In check, every evasion
+//! is scored in one list: captures by victim, then quiet evasions by history.
+
+use super::history::{History, piece_to};
+use super::see::see_ge;
+use crate::eval::board_value;
+use arrayvec::ArrayVec;
+use soppo_core::movegen::{MoveList, generate_legal};
+use soppo_core::{Move, Position};
+
+/// More than the most legal moves a shogi position can have (593).
+const MAX_MOVES: usize = 600;
+type Scored = ArrayVec<(i32, Move), MAX_MOVES>;
+
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Stage {
+    TableMove,
+    Generate,
+    GoodCaptures,
+    Refutations,
+    Quiets,
+    BadCaptures,
+    Evasions,
+    Done,
+}
+
+/// Where a picked move came from; the search prunes and reduces by it.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Kind {
+    TableMove,
+    GoodCapture,
+    Refutation,
+    Quiet,
+    BadCapture,
+    Evasion,
+}
+
+pub struct Picked {
+    pub mv: Move,
+    pub kind: Kind,
+    /// Ordering score (history for quiets).
+    pub score: i32,
+}
+
+pub struct MovePicker {
+    stage: Stage,
+    tt_move: Option<Move>,
+    refutations: [Option<Move>; 3],
+    refutation_index: usize,
+    captures: Scored,
+    bad_captures: Scored,
+    quiets: Scored,
+    next: usize,
+    prev1: Option<usize>,
+    prev2: Option<usize>,
+    /// Skip quiet moves (late-move pruning decided the rest are not worth it).
+    pub skip_quiets: bool,
+}
+
+fn is_tactical(pos: &Position, m: Move) -> bool {
+    !m.is_drop() && (pos.piece_on(m.to()).is_some() || m.is_promotion())
+}
+
+/// Victim value for ordering: the piece taken, plus the promotion gain.
+fn victim_value(pos: &Position, m: Move) -> i32 {
+    let taken = pos.piece_on(m.to()).map_or(0, |p| board_value(p.kind()));
+    let promo = if m.is_promotion() {
+        pos.piece_on(m.from())
+            .map_or(0, |p| board_value(p.kind().promote()) - board_value(p.kind()))
+    } else {
+        0
+    };
+    taken + promo
+}
+
+/// Picks the best-scored move of `list[from..]`, moving it to position `from`.
+fn pick_best(list: &mut [(i32, Move)], from: usize) -> Option<(i32, Move)> {
+    let rest = list.get_mut(from..)?;
+    let (best, _) = rest.iter().enumerate().max_by_key(|(_, (s, _))| *s)?;
+    rest.swap(0, best);
+    Some(rest[0])
+}
+
+impl MovePicker {
+    pub fn new(
+        tt_move: Option<Move>,
+        hist: &History,
+        ply: usize,
+        prev1: Option<usize>,
+        prev2: Option<usize>,
+    ) -> MovePicker {
+        let killers = hist.killers[ply];
+        MovePicker {
+            stage: if tt_move.is_some() {
+                Stage::TableMove
+            } else {
+                Stage::Generate
+            },
+            tt_move,
+            refutations: [killers[0], killers[1], hist.counter(prev1)],
+            refutation_index: 0,
+            captures: Scored::new(),
+            bad_captures: Scored::new(),
+            quiets: Scored::new(),
+            next: 0,
+            prev1,
+            prev2,
+            skip_quiets: false,
+        }
+    }
+
+    fn generate(&mut self, pos: &Position, hist: &History) {
+        let mut list = MoveList::new();
+        generate_legal::<false>(pos, &mut list);
+        let us = pos.side_to_move();
+        let in_check = pos.in_check();
+        for &m in &list {
+            if Some(m) == self.tt_move {
+                continue;
+            }
+            let pt = piece_to(pos, m);
+            if is_tactical(pos, m) {
+                let captured = pos.piece_on(m.to()).map_or(soppo_core::PieceKind::Pawn, soppo_core::Piece::kind);
+                let s = victim_value(pos, m) * 16 + hist.capture(pt, captured) / 8;
+                if in_check {
+                    self.quiets.push(((1 << 24) + s, m));
+                } else {
+                    self.captures.push((s, m));
+                }
+            } else {
+                let s = hist.quiet_score(us, m, pt, self.prev1, self.prev2);
+                self.quiets.push((s, m));
+            }
+        }
+        if in_check {
+            self.stage = Stage::Evasions;
+        } else {
+            self.stage = Stage::GoodCaptures;
+        }
+        self.next = 0;
+    }
+
+    /// The next move to search, or `None` when all are done. Every move returned is legal.
+    pub fn next(&mut self, pos: &Position, hist: &History) -> Option<Picked> {
+        loop {
+            match self.stage {
+                Stage::TableMove => {
+                    self.stage = Stage::Generate;
+                    if let Some(m) = self.tt_move {
+                        return Some(Picked {
+                            mv: m,
+                            kind: Kind::TableMove,
+                            score: i32::MAX,
+                        });
+                    }
+                }
+                Stage::Generate => self.generate(pos, hist),
+                Stage::GoodCaptures => {
+                    if let Some((s, m)) = pick_best(&mut self.captures, self.next) {
+                        self.next += 1;
+                        // A capture that loses more than a tenth of its own score waits.
+                        if see_ge(pos, m, -s / 160) {
+                            return Some(Picked {
+                                mv: m,
+                                kind: Kind::GoodCapture,
+                                score: s,
+                            });
+                        }
+                        self.bad_captures.push((s, m));
+                    } else {
+                        self.stage = Stage::Refutations;
+                    }
+                }
+                Stage::Refutations => {
+                    while self.refutation_index < 3 {
+                        let r = self.refutations[self.refutation_index];
+                        self.refutation_index += 1;
+                        let Some(m) = r else { continue };
+                        // Refutations must be quiet moves of this position, given once.
+                        if Some(m) == self.tt_move || self.refutations[..self.refutation_index - 1].contains(&Some(m)) {
+                            continue;
+                        }
+                        if let Some(i) = self.quiets.iter().position(|&(_, q)| q == m) {
+                            self.quiets.swap_remove(i);
+                            return Some(Picked {
+                                mv: m,
+                                kind: Kind::Refutation,
+                                score: 0,
+                            });
+                        }
+                    }
+                    self.stage = Stage::Quiets;
+                    self.next = 0;
+                }
+                Stage::Quiets => {
+                    if !self.skip_quiets
+                        && let Some((s, m)) = pick_best(&mut self.quiets, self.next)
+                    {
+                        self.next += 1;
+                        return Some(Picked {
+                            mv: m,
+                            kind: Kind::Quiet,
+                            score: s,
+                        });
+                    }
+                    self.stage = Stage::BadCaptures;
+                    self.next = 0;
+                }
+                Stage::BadCaptures => {
+                    if let Some(&(s, m)) = self.bad_captures.get(self.next) {
+                        self.next += 1;
+                        return Some(Picked {
+                            mv: m,
+                            kind: Kind::BadCapture,
+                            score: s,
+                        });
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::Evasions => {
+                    if let Some((s, m)) = pick_best(&mut self.quiets, self.next) {
+                        self.next += 1;
+                        return Some(Picked {
+                            mv: m,
+                            kind: Kind::Evasion,
+                            score: s,
+                        });
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::Done => return None,
+            }
+        }
+    }
+}
