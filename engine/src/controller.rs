@@ -262,6 +262,7 @@ impl<W: Write> Controller<W> {
             // The mate solver has its own tables, sized like the search's (USI_Hash).
             let config = mate::MateConfig {
                 hash_mb: usize::try_from(self.options.hash_mb).unwrap_or(usize::MAX),
+                threads: self.options.threads as usize,
             };
             std::thread::Builder::new()
                 .name("soppo-mate".into())

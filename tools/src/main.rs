@@ -16,6 +16,7 @@ mod suite;
 mod tsume_cmd;
 
 use clap::{ArgGroup, Args, Parser, Subcommand};
+use soppo_engine::mate::MateConfig;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -69,6 +70,9 @@ struct TsumeArgs {
     /// Memory for the solver's tables in MB.
     #[arg(long, value_name = "MB", default_value_t = 256)]
     hash_mb: usize,
+    /// Threads: with 2 or more, df-pn runs beside the exact search from the start.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    threads: usize,
 }
 
 #[derive(Debug, Args)]
@@ -84,6 +88,12 @@ struct MateArgs {
     /// Skip problems stated as `nomate` / `nomate<=N`.
     #[arg(long)]
     skip_stated_nomate: bool,
+    /// Memory for the solver's tables in MB.
+    #[arg(long, value_name = "MB", default_value_t = 256)]
+    hash_mb: usize,
+    /// Threads: with 2 or more, df-pn runs beside the exact search from the start.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    threads: usize,
 }
 
 #[derive(Debug, Args)]
@@ -115,7 +125,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Tsume(args) => Ok(exit_code(tsume_cmd::run(
             &args.sfen,
             args.time_ms.map(Duration::from_millis),
-            args.hash_mb,
+            &MateConfig {
+                hash_mb: args.hash_mb,
+                threads: args.threads,
+            },
         )?)),
         Command::Mate(args) => {
             let summary = mate_cmd::run(
@@ -123,6 +136,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 Some(Duration::from_millis(args.time_ms)),
                 args.limit,
                 args.skip_stated_nomate,
+                &MateConfig {
+                    hash_mb: args.hash_mb,
+                    threads: args.threads,
+                },
             )?;
             Ok(exit_code(summary.failed == 0))
         }

@@ -22,13 +22,12 @@ pub struct SolveResult {
     pub elapsed: Duration,
 }
 
-/// Runs the mate solver on `pos` with `hash_mb` megabytes of tables.
-pub fn solve_position(pos: &Position, time_limit: Option<Duration>, hash_mb: usize) -> SolveResult {
+/// Runs the mate solver on `pos` with the given tables and threads.
+pub fn solve_position(pos: &Position, time_limit: Option<Duration>, config: &MateConfig) -> SolveResult {
     let control = SearchControl::default();
     let start = Instant::now();
     let mut nodes = 0;
-    let config = MateConfig { hash_mb };
-    let outcome = solve_with(pos, time_limit, &config, &control, |p: &MateProgress| nodes = p.nodes);
+    let outcome = solve_with(pos, time_limit, config, &control, |p: &MateProgress| nodes = p.nodes);
     SolveResult {
         outcome,
         nodes,
@@ -216,7 +215,13 @@ struct Mismatch {
 }
 
 /// Runs the problems of `path`, prints a summary, and returns the totals.
-pub fn run(path: &Path, time_limit: Option<Duration>, limit: Option<usize>, skip_nomate: bool) -> Result<Summary> {
+pub fn run(
+    path: &Path,
+    time_limit: Option<Duration>,
+    limit: Option<usize>,
+    skip_nomate: bool,
+    config: &MateConfig,
+) -> Result<Summary> {
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let mut problems = parse_problems(&text);
     if skip_nomate {
@@ -247,7 +252,7 @@ pub fn run(path: &Path, time_limit: Option<Duration>, limit: Option<usize>, skip
                 let got = match parse_position(&p.sfen) {
                     Err(e) => Got::BadInput(format!("{e:#}")),
                     Ok(pos) => {
-                        let r = solve_position(&pos, time_limit, MateConfig::default().hash_mb);
+                        let r = solve_position(&pos, time_limit, config);
                         times.push(r.elapsed);
                         total_nodes += r.nodes;
                         let answer = match &r.outcome {

@@ -6,16 +6,17 @@ use crate::mate_cmd::{Outcome, SolveResult, millis, solve_position, verify_mate,
 use crate::perft_cmd::parse_position;
 use anyhow::Result;
 use soppo_core::Move;
+use soppo_engine::mate::MateConfig;
 use std::time::Duration;
 
 /// Whether a mate was found (exit code 0) or not (1).
-pub fn run(sfen: &str, time_limit: Option<Duration>, hash_mb: usize) -> Result<bool> {
+pub fn run(sfen: &str, time_limit: Option<Duration>, config: &MateConfig) -> Result<bool> {
     let pos = parse_position(sfen)?;
     let SolveResult {
         outcome,
         nodes,
         elapsed,
-    } = solve_position(&pos, time_limit, hash_mb);
+    } = solve_position(&pos, time_limit, config);
     let ms = millis(elapsed);
     match outcome {
         Outcome::Mate(line) => {

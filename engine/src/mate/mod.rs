@@ -15,6 +15,7 @@ use exact::Exact;
 use soppo_core::movegen::{MoveList, generate_checks};
 use soppo_core::{Move, Position};
 use std::cell::Cell;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// The answer to `go mate`.
@@ -47,11 +48,17 @@ const MAX_PLIES: i32 = 255;
 pub struct MateConfig {
     /// Memory for the solver's tables, in MB.
     pub hash_mb: usize,
+    /// With two threads or more, the exact search and df-pn run side by side from the start
+    /// (each on its own thread) instead of taking turns.
+    pub threads: usize,
 }
 
 impl Default for MateConfig {
     fn default() -> Self {
-        MateConfig { hash_mb: 256 }
+        MateConfig {
+            hash_mb: 256,
+            threads: 1,
+        }
     }
 }
 
@@ -80,6 +87,9 @@ pub fn solve_with(
     generate_checks::<true>(pos, &mut checks);
     if checks.is_empty() {
         return MateOutcome::NoMate;
+    }
+    if config.threads >= 2 {
+        return solve_side_by_side(pos, deadline, config, control, start, progress);
     }
     let attacker = pos.side_to_move();
     let phase_end: Cell<Option<Instant>> = Cell::new(Some(start + exact_first_budget(time_limit)));
@@ -129,6 +139,89 @@ pub fn solve_with(
         phase_end.set(None);
         exact.resume();
     }
+}
+
+/// Two threads: df-pn decides existence on its own thread while the exact search looks for
+/// the tsume answer on this one. A disproof ends both; an exact answer ends both; a df-pn
+/// proof is kept as the fallback answer while the exact search goes on until the deadline.
+fn solve_side_by_side(
+    pos: &Position,
+    deadline: Option<Instant>,
+    config: &MateConfig,
+    control: &SearchControl,
+    start: Instant,
+    mut progress: impl FnMut(&MateProgress),
+) -> MateOutcome {
+    let attacker = pos.side_to_move();
+    let out_of_time = || control.stop_requested() || deadline.is_some_and(|d| Instant::now() >= d);
+    let exact_done = AtomicBool::new(false);
+    let disproven = AtomicBool::new(false);
+    let dfpn_nodes = AtomicU64::new(0);
+    let hash_mb = (config.hash_mb - config.hash_mb / 4).max(1);
+    std::thread::scope(|scope| {
+        let (out_of_time, exact_done, disproven, dfpn_nodes) = (&out_of_time, &exact_done, &disproven, &dfpn_nodes);
+        let dfpn_stop = move || out_of_time() || exact_done.load(Ordering::Relaxed);
+        let worker = std::thread::Builder::new()
+            .name("soppo-dfpn".into())
+            .stack_size(DFPN_STACK)
+            .spawn_scoped(scope, move || {
+                let mut dfpn = Dfpn::new(hash_mb);
+                let mut stop = |stats: &DfpnStats| {
+                    dfpn_nodes.store(stats.nodes, Ordering::Relaxed);
+                    dfpn_stop()
+                };
+                let verdict = dfpn.solve(pos, u64::MAX, &mut stop);
+                if verdict == DfpnVerdict::Disproven {
+                    disproven.store(true, Ordering::Relaxed);
+                }
+                let line = if verdict == DfpnVerdict::Proven {
+                    dfpn.mate_line_until(pos, &mut stop)
+                        .filter(|l| verify::verify_mating_line(pos, l).is_ok())
+                } else {
+                    None
+                };
+                (verdict, line)
+            });
+        let mut stop = |_nodes: u64| out_of_time() || disproven.load(Ordering::Relaxed);
+        let mut exact = Exact::new(attacker, (config.hash_mb / 4).max(1), &mut stop);
+        let mut p = pos.clone();
+        let mut next = 1;
+        let mut report = |m: &MateProgress| {
+            progress(&MateProgress {
+                nodes: m.nodes + dfpn_nodes.load(Ordering::Relaxed),
+                ..m.clone()
+            });
+        };
+        let exact_answer = match exact_deepening(&mut exact, &mut p, &mut next, start, &mut report) {
+            Deepening::Found(len) => {
+                let mut line = Vec::new();
+                exact.principal_line(&mut p, len, &mut line);
+                if exact.aborted {
+                    None
+                } else {
+                    match verify::verify_with(&mut exact, &p, &line) {
+                        Ok(()) => Some(MateOutcome::Mate(line)),
+                        Err(e) => {
+                            log::error!("mate line failed verification: {e}");
+                            None
+                        }
+                    }
+                }
+            }
+            Deepening::NoMate => Some(MateOutcome::NoMate),
+            Deepening::Stopped => None,
+        };
+        exact_done.store(true, Ordering::Relaxed);
+        let dfpn_result = worker.ok().and_then(|w| w.join().ok());
+        if let Some(answer) = exact_answer {
+            return answer;
+        }
+        match dfpn_result {
+            Some((DfpnVerdict::Disproven, _)) => MateOutcome::NoMate,
+            Some((DfpnVerdict::Proven, Some(line))) => MateOutcome::Proven(line),
+            _ => MateOutcome::Timeout,
+        }
+    })
 }
 
 /// How long the exact search runs before df-pn is asked whether a mate exists at all.

@@ -148,3 +148,48 @@ fn attacker_in_check_uses_checking_evasions() {
     let line = expect_mate("4k4/9/9/9/4r3R/9/9/9/4K4 b 2G 1", 9);
     assert_eq!(line[0].to_string(), "1e5e");
 }
+
+/// With two threads the exact search and df-pn run side by side: the same exact answers,
+/// df-pn's disproof of perpetual checks, and `stop` still answered at once.
+#[test]
+fn two_threads_give_the_same_answers() {
+    let config = MateConfig {
+        hash_mb: 64,
+        threads: 2,
+    };
+    let run = |sfen: &str, secs: u64| {
+        let pos = Position::from_sfen(sfen).unwrap();
+        let control = SearchControl::new(false, crate::search::Budget::default());
+        solve_with(&pos, Some(Duration::from_secs(secs)), &config, &control, |_| {})
+    };
+    for (sfen, plies) in [
+        ("3sks3/9/4+P4/9/9/9/9/9/9 b G2S 1", 3),
+        ("6Bnl/8k/7p1/7b1/9/9/9/9/9 b Rr4g4s3n3l17p 1", 1),
+        ("9/6Spk/9/5R1+B1/9/9/9/9/9 b Nrb4g3s3n4l17p 1", 5),
+    ] {
+        match run(sfen, 30) {
+            MateOutcome::Mate(line) => {
+                assert_eq!(line.len(), plies, "{sfen}");
+                assert!(verify::verify(&Position::from_sfen(sfen).unwrap(), &line).is_ok());
+            }
+            o => panic!("{sfen}: {o:?}"),
+        }
+    }
+    assert_eq!(run("7nk/9/7+R1/9/9/9/9/9/K8 b - 1", 8), MateOutcome::NoMate);
+    assert_eq!(run("7nk/9/7G1/9/9/9/9/9/9 b P 1", 8), MateOutcome::NoMate);
+    // Microcosmos-class: far beyond a short limit; a stop arrives while both threads work.
+    let pos = Position::from_sfen("4k4/9/9/9/9/9/9/9/9 b B4G2S9P2rb2s4n4l9p 1").unwrap();
+    let control = std::sync::Arc::new(SearchControl::new(false, crate::search::Budget::default()));
+    let stopper = {
+        let c = std::sync::Arc::clone(&control);
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(300));
+            c.stop();
+        })
+    };
+    let t = Instant::now();
+    let o = solve_with(&pos, None, &config, &control, |_| {});
+    stopper.join().unwrap();
+    assert_eq!(o, MateOutcome::Timeout);
+    assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
+}

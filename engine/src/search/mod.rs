@@ -292,6 +292,7 @@ impl<'a, 'b> Searcher<'a, 'b> {
             self.root_depth = depth as i32;
             self.soppo.refresh();
             let mut lines: Vec<(i32, Vec<Move>)> = Vec::new();
+            let mut first_info = None;
             for pv_idx in 0..multi_pv {
                 let prev = previous.get(pv_idx).copied();
                 let Some(line) = self.aspiration(pos, &mut moves, pv_idx, depth as i32, prev) else {
@@ -300,7 +301,11 @@ impl<'a, 'b> Searcher<'a, 'b> {
                 lines.push(line);
                 if self.is_main() {
                     let (score, pv) = lines.last().cloned().unwrap_or_default();
-                    report(self.info(depth, pv_idx as u32 + 1, score, pv, start));
+                    let info = self.info(depth, pv_idx as u32 + 1, score, pv, start);
+                    if pv_idx == 0 {
+                        first_info = Some(info.clone());
+                    }
+                    report(info);
                 }
             }
             if lines.is_empty() {
@@ -320,10 +325,8 @@ impl<'a, 'b> Searcher<'a, 'b> {
             previous = lines.iter().map(|(s, _)| *s).collect();
             result.lines = lines;
             result.depth = depth;
-            if self.is_main()
-                && let Some((score, pv)) = result.lines.first()
-            {
-                result.info = Some(self.info(depth, 1, *score, pv.clone(), start));
+            if first_info.is_some() {
+                result.info = first_info.take();
             }
             if self.stopped || self.helper_should_stop() {
                 break;
@@ -698,6 +701,9 @@ impl<'a, 'b> Searcher<'a, 'b> {
         let mut best = -INFINITE;
         let mut best_move: Option<Move> = None;
         let mut searched = 0usize;
+        // Moves picked so far, pruned ones included: move-count pruning and reductions count
+        // every move the picker ranked above this one.
+        let mut move_count = 0usize;
         let mut quiets_tried: arrayvec::ArrayVec<(Move, usize), 64> = arrayvec::ArrayVec::new();
         let mut captures_tried: arrayvec::ArrayVec<(usize, PieceKind), 32> = arrayvec::ArrayVec::new();
         let lmp_limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
@@ -712,17 +718,18 @@ impl<'a, 'b> Searcher<'a, 'b> {
             let tactical = captured.is_some() || (!m.is_drop() && m.is_promotion());
             let gives_check = pos.gives_check(m);
             let soppo_d = soppo_limit.and_then(|_| soppo::candidate_distance(pos, m, gives_check));
+            move_count += 1;
             if searched > 0
                 && let (Some(d), Some(limit)) = (soppo_d, soppo_limit)
                 && d > limit
             {
                 continue;
             }
-            let reduction = self.reduction(depth, searched + 1);
+            let reduction = self.reduction(depth, move_count);
             // Shallow-depth pruning, once a move has kept us from being mated.
             if best > -MATE_BOUND && !in_check && searched > 0 {
                 if !tactical && !gives_check {
-                    if depth <= 8 && searched >= lmp_limit {
+                    if depth <= 8 && move_count > lmp_limit {
                         picker.skip_quiets = true;
                         continue;
                     }
@@ -750,8 +757,7 @@ impl<'a, 'b> Searcher<'a, 'b> {
                 -self.search::<PV>(pos, new_depth, -beta, -alpha, ply + 1, !PV && !cut_node)
             } else {
                 let mut s;
-                let late =
-                    depth >= 2 && searched > usize::from(PV) && (!tactical || picked.kind == Kind::BadCapture);
+                let late = depth >= 2 && searched > usize::from(PV) && (!tactical || picked.kind == Kind::BadCapture);
                 if late {
                     let mut r = reduction;
                     r += i32::from(cut_node);

@@ -123,7 +123,9 @@ impl MovePicker {
             }
             let pt = piece_to(pos, m);
             if is_tactical(pos, m) {
-                let captured = pos.piece_on(m.to()).map_or(soppo_core::PieceKind::Pawn, soppo_core::Piece::kind);
+                let captured = pos
+                    .piece_on(m.to())
+                    .map_or(soppo_core::PieceKind::Pawn, soppo_core::Piece::kind);
                 let s = victim_value(pos, m) * 16 + hist.capture(pt, captured) / 8;
                 if in_check {
                     self.quiets.push(((1 << 24) + s, m));
