@@ -31,9 +31,13 @@ mod hands;
 mod tests;
 mod tt;
 
+use arrayvec::ArrayVec;
 use soppo_core::movegen::{MoveList, count_legal, generate_checks, generate_legal};
 use soppo_core::{Color, Hand, Move, PieceKind, Position};
 use tt::{DEP_NONE, INF, Record, Table};
+
+/// More than the most moves a position can have (593 with every non-promotion).
+const MAX_CHILDREN: usize = 600;
 
 /// Largest proof/disproof number of an unresolved node.
 const NEAR_INF: u32 = INF - 1;
@@ -356,50 +360,69 @@ impl Dfpn {
             generate_legal::<true>(pos, &mut list);
         }
         let mut rep_seen = false;
+        // First pass: each child's key, repetitions, and a prefetch of its table cluster, so
+        // that the look-ups of the second pass find their clusters on the way into the cache.
+        let first = self.children.len();
+        let mut keys: ArrayVec<u64, MAX_CHILDREN> = ArrayVec::new();
         for &m in &list {
             let captured = captured_kind(pos, m);
             pos.do_move(m);
-            let hand = pos.hand(self.attacker);
             let mut c = Child {
                 mv: m,
                 captured,
                 pn: 1,
                 dn: 1,
-                hand,
+                hand: pos.hand(self.attacker),
                 len: 0,
                 dep: DEP_NONE,
             };
-            let key = pos.key();
-            if let Some(i) = self.repetition(key, depth + 1) {
+            let bkey = pos.board_key() ^ self.signature;
+            if let Some(i) = self.repetition(pos.key(), depth + 1) {
                 c.pn = INF;
                 c.dn = 0;
                 c.dep = i as i16;
                 rep_seen = true;
             } else {
-                let bkey = pos.board_key() ^ self.signature;
-                let p = self.tt.probe(bkey, hand);
-                let rep = if self.rep_stored && p.pn != 0 && p.dn != 0 {
-                    let path = self.child_path_hash(depth, m);
-                    self.tt.probe_rep(mix(bkey ^ path), hand)
-                } else {
-                    None
-                };
-                if let Some(r) = rep {
-                    (c.pn, c.dn, c.hand, c.len, c.dep) = (r.pn, r.dn, r.hand, r.len, r.dep);
-                } else if p.pn == 0 || p.dn == 0 || p.found {
-                    (c.pn, c.dn, c.hand, c.len) = (p.pn, p.dn, p.hand, p.len);
-                } else if or_node {
-                    // df-pn+ initial value of a new AND node: checks with fewer replies first.
-                    // (Measured: 1 + replies/4 beats both 1 and the full reply count on the
-                    // YaneuraOu mate sets; plain 1 is better on Shogi Zuko 99.)
-                    c.pn = 1 + count_legal::<true>(pos) as u32 / 4;
-                } else if let Some(proof) = self.try_mate_in_one(pos) {
-                    // A new OR node below an AND node: df-pn+'s mate-in-one at creation.
-                    (c.pn, c.dn, c.hand, c.len) = (0, INF, proof, 1);
-                }
+                self.tt.prefetch(bkey);
             }
             pos.undo_move(m);
             self.children.push(c);
+            keys.push(bkey);
+        }
+        // Second pass: look-ups, and the initial values of new children.
+        for (i, &bkey) in keys.iter().enumerate() {
+            let mut c = self.children[first + i];
+            if c.dep != DEP_NONE {
+                continue;
+            }
+            let m = c.mv;
+            let p = self.tt.probe(bkey, c.hand);
+            let rep = if self.rep_stored && p.pn != 0 && p.dn != 0 {
+                let path = self.child_path_hash(depth, m);
+                self.tt.probe_rep(mix(bkey ^ path), c.hand)
+            } else {
+                None
+            };
+            if let Some(r) = rep {
+                (c.pn, c.dn, c.hand, c.len, c.dep) = (r.pn, r.dn, r.hand, r.len, r.dep);
+            } else if p.pn == 0 || p.dn == 0 || p.found {
+                (c.pn, c.dn, c.hand, c.len) = (p.pn, p.dn, p.hand, p.len);
+            } else if or_node {
+                // df-pn+ initial value of a new AND node: checks with fewer replies first.
+                // (Measured: 1 + replies/4 beats both 1 and the full reply count on the
+                // YaneuraOu mate sets; plain 1 is better on Shogi Zuko 99.)
+                pos.do_move(m);
+                c.pn = 1 + count_legal::<true>(pos) as u32 / 4;
+                pos.undo_move(m);
+            } else {
+                pos.do_move(m);
+                if let Some(proof) = self.try_mate_in_one(pos) {
+                    // A new OR node below an AND node: df-pn+'s mate-in-one at creation.
+                    (c.pn, c.dn, c.hand, c.len) = (0, INF, proof, 1);
+                }
+                pos.undo_move(m);
+            }
+            self.children[first + i] = c;
         }
         if !or_node {
             // Group interposing drops by square so that `evaluate` can count them once.
