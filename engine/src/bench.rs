@@ -29,11 +29,20 @@ const POSITIONS: [&str; 9] = [
 
 /// Runs the bench and returns its report; the last line is `<nodes> nodes <nps> nps`.
 pub fn run(depth: u32) -> String {
+    run_with(depth, 1)
+}
+
+/// The bench with `threads` search threads (Lazy SMP). Only one thread gives a repeatable
+/// node count; more threads measure the time to depth.
+pub fn run_with(depth: u32, threads: u32) -> String {
     let mut report = String::new();
     let mut total = 0u64;
     let start = Instant::now();
-    // The defaults of every option (one thread, MultiPV 1, no resignation).
-    let settings = SearchSettings::from_options(&crate::options::Options::default());
+    // The defaults of every other option (MultiPV 1, no resignation).
+    let settings = SearchSettings {
+        threads: threads.max(1),
+        ..SearchSettings::from_options(&crate::options::Options::default())
+    };
     for (i, sfen) in POSITIONS.iter().enumerate() {
         let Ok(pos) = Position::from_sfen(sfen) else { continue };
         let tt = TranspositionTable::new(16);
@@ -43,13 +52,20 @@ pub fn run(depth: u32) -> String {
             ..Limits::default()
         };
         let mut nodes = 0;
+        let t = Instant::now();
         search::run(0, pos, &tt, &control, &limits, &settings, &mut |e| {
             if let SearchEvent::Info(_, info) = e {
                 nodes = nodes.max(info.nodes);
             }
         });
         total += nodes;
-        let _ = writeln!(report, "Position {}/{}: {nodes} nodes ({sfen})", i + 1, POSITIONS.len());
+        let _ = writeln!(
+            report,
+            "Position {}/{}: {nodes} nodes {} ms ({sfen})",
+            i + 1,
+            POSITIONS.len(),
+            t.elapsed().as_millis()
+        );
     }
     let micros = start.elapsed().as_micros().max(1) as u64;
     let _ = write!(report, "{total} nodes {} nps", total * 1_000_000 / micros);

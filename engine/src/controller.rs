@@ -491,7 +491,8 @@ impl<W: Write> Controller<W> {
             .first()
             .and_then(|a| a.parse().ok())
             .unwrap_or(bench::DEFAULT_DEPTH);
-        let report = bench::run(depth);
+        let threads = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(1);
+        let report = bench::run_with(depth, threads);
         for line in report.lines() {
             self.info_string(line);
         }

@@ -1,5 +1,5 @@
 //! `soppo`: the USI engine. With no arguments it speaks USI on standard input and output;
-//! `soppo bench [depth]` runs the bench and prints `<nodes> nodes <nps> nps` last.
+//! `soppo bench [depth [threads]]` runs the bench and prints `<nodes> nodes <nps> nps` last.
 
 use soppo_engine::controller::{Controller, CurrentControl};
 use soppo_engine::{bench, frontend};
@@ -14,10 +14,11 @@ fn main() {
     if let Some(cmd) = args.next() {
         if cmd == "bench" {
             let depth = args.next().and_then(|d| d.parse().ok()).unwrap_or(bench::DEFAULT_DEPTH);
-            println!("{}", bench::run(depth));
+            let threads = args.next().and_then(|t| t.parse().ok()).unwrap_or(1);
+            println!("{}", bench::run_with(depth, threads));
             return;
         }
-        eprintln!("usage: soppo            (USI on stdin/stdout)\n       soppo bench [depth]");
+        eprintln!("usage: soppo            (USI on stdin/stdout)\n       soppo bench [depth [threads]]");
         std::process::exit(2);
     }
 

@@ -6,7 +6,9 @@
 //! - `soppo-tools tsume "<SFEN>" [--time-ms N] [--hash-mb MB]`: solve a mate problem, print USI and Japanese;
 //! - `soppo-tools mate FILE [--time-ms N] [--limit N] [--skip-stated-nomate]`: run a mate suite;
 //! - `soppo-tools fit-mate3 [--data DIR] [--folds N] [--seed N] [--nomate-ratio R]`: fit the
-//!   static 3-ply mate score (Tanaka et al.) on the shared data, with cross-validation.
+//!   static 3-ply mate score (Tanaka et al.) on the shared data, with cross-validation;
+//! - `soppo-tools tune-eval [GAMES…] [--epochs N] …`: logistic (Texel) tuning of the
+//!   evaluation's weights on game results; prints the new `DEFAULT_PARAMS`.
 
 mod fit_mate3;
 mod kif;
@@ -14,6 +16,7 @@ mod mate_cmd;
 mod perft_cmd;
 mod suite;
 mod tsume_cmd;
+mod tune_eval;
 
 use clap::{ArgGroup, Args, Parser, Subcommand};
 use soppo_engine::mate::MateConfig;
@@ -40,6 +43,44 @@ enum Command {
     /// Fit the static 3-ply mate score (Tanaka et al.) by least squares, with k-fold
     /// cross-validation against the paper's weights.
     FitMate3(FitMate3Args),
+    /// Tune the evaluation's weights by logistic (Texel) regression on game results and print
+    /// the new `DEFAULT_PARAMS` constant.
+    TuneEval(TuneEvalArgs),
+}
+
+#[derive(Debug, Args)]
+struct TuneEvalArgs {
+    /// Game files (`startpos moves …<TAB>plies<TAB>ending<TAB>final SFEN` per line; default:
+    /// `games_lishogi500.tsv` of the shared data directory).
+    games: Vec<PathBuf>,
+    /// Leave out the positions of the first N plies of every game.
+    #[arg(long, value_name = "N", default_value_t = 16)]
+    skip_plies: usize,
+    /// What a game that ended without checkmate and without a stated winner counts as.
+    #[arg(long, value_enum, default_value_t = tune_eval::NotMate::Skip)]
+    not_mate: tune_eval::NotMate,
+    /// Share of the games held out to measure the fit.
+    #[arg(long, value_name = "F", default_value_t = 0.2)]
+    holdout: f64,
+    /// Full passes of Adam over the training positions.
+    #[arg(long, value_name = "N", default_value_t = 400)]
+    epochs: usize,
+    /// Adam step size, in weight units.
+    #[arg(long, value_name = "X", default_value_t = 2.0)]
+    lr: f64,
+    /// Strength of the pull towards the embedded weights (per squared weight unit).
+    #[arg(long, value_name = "X", default_value_t = 1e-7)]
+    l2: f64,
+    /// Seed of the training / held-out split.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    seed: u64,
+    /// Keep positions that are not quiet as they are (default: replace each by the end of
+    /// its captures).
+    #[arg(long)]
+    all_positions: bool,
+    /// Tune the material weights too (default: fixed, they anchor the centipawn scale).
+    #[arg(long)]
+    tune_material: bool,
 }
 
 #[derive(Debug, Args)]
@@ -149,6 +190,26 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 folds: args.folds,
                 seed: args.seed,
                 nomate_ratio: args.nomate_ratio,
+            })?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::TuneEval(args) => {
+            let games = if args.games.is_empty() {
+                vec![fit_mate3::data_dir(None).join("games_lishogi500.tsv")]
+            } else {
+                args.games
+            };
+            tune_eval::run(&tune_eval::Options {
+                games,
+                skip_plies: args.skip_plies,
+                not_mate: args.not_mate,
+                holdout: args.holdout,
+                epochs: args.epochs,
+                lr: args.lr,
+                l2: args.l2,
+                seed: args.seed,
+                all_positions: args.all_positions,
+                tune_material: args.tune_material,
             })?;
             Ok(ExitCode::SUCCESS)
         }

@@ -384,6 +384,10 @@ impl Dfpn {
                 rep_seen = true;
             } else {
                 self.tt.prefetch(bkey);
+                if self.rep_stored {
+                    // The path-keyed look-up of the second pass, if it happens.
+                    self.tt.prefetch(mix(bkey ^ self.child_path_hash(depth, m)));
+                }
             }
             pos.undo_move(m);
             self.children.push(c);

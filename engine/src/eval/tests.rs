@@ -1,0 +1,160 @@
+use super::features::{counts, evaluate_with};
+use super::params::{DEFAULT_PARAMS, FINE, NUM_PARAMS};
+use super::*;
+
+/// The SFEN of the same position seen by the other player: the board turned 180°, every
+/// piece and hand changing colour, the other side to move.
+fn flip_sfen(sfen: &str) -> String {
+    let fields: Vec<&str> = sfen.split_whitespace().collect();
+    let swap = |c: char| {
+        if c.is_ascii_uppercase() {
+            c.to_ascii_lowercase()
+        } else {
+            c.to_ascii_uppercase()
+        }
+    };
+    // Turning the board 180° reverses the order of the ranks and of the squares in each rank;
+    // a `+` stays in front of the letter it promotes.
+    let rows: Vec<String> = fields[0]
+        .split('/')
+        .rev()
+        .map(|row| {
+            let mut tokens: Vec<String> = Vec::new();
+            let mut plus = false;
+            for c in row.chars() {
+                if c == '+' {
+                    plus = true;
+                } else {
+                    let t = if plus {
+                        format!("+{}", swap(c))
+                    } else {
+                        swap(c).to_string()
+                    };
+                    tokens.push(t);
+                    plus = false;
+                }
+            }
+            tokens.reverse();
+            tokens.concat()
+        })
+        .collect();
+    let side = if fields[1] == "b" { "w" } else { "b" };
+    let hand: String = if fields[2] == "-" {
+        "-".into()
+    } else {
+        fields[2]
+            .chars()
+            .map(|c| if c.is_ascii_digit() { c } else { swap(c) })
+            .collect()
+    };
+    format!("{} {side} {hand} {}", rows.join("/"), fields.get(3).unwrap_or(&"1"))
+}
+
+fn pos(sfen: &str) -> Position {
+    Position::from_sfen(sfen).unwrap_or_else(|e| panic!("{sfen}: {e:?}"))
+}
+
+fn eval(sfen: &str) -> i32 {
+    evaluate(&pos(sfen))
+}
+
+const POSITIONS: [&str; 8] = [
+    "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+    "lnsgkgsnl/1r7/p1ppp1bpp/1p3pp2/7P1/2P6/PP1PPPP1P/1B3S1R1/LNSGKG1NL b - 9",
+    "l4S2l/4g1gs1/5p1p1/pr2N1pkp/4Gn3/PP3PPPP/2GPP4/1K7/L3r+s2L w BS2N5Pb 1",
+    "6n1l/2+S1k4/2lp4p/1np1B2b1/3PP4/1N1S3rP/1P2+pPP+p1/1p1G5/3KG2r1 b GSN2L4Pgs2p 1",
+    "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+    "ln1gkg1nl/6+P2/2sppps1p/2p3p2/p8/P1P1P3P/2NP1PP2/3s1KSR1/L1+b2G1NL w R2Pbgp 42",
+    "8l/1+R4gk1/4+Bpsp1/p3p1pP1/2P6/P3PPP1p/1PSG5/2K1G+b3/LN6L b RGS2N2L4Psn 1",
+    // One king only (tsume style): the king-relative terms of the other side are skipped.
+    "3sks3/9/4S4/9/9/8B/9/9/9 b S2r2b4g2s4n4l18p 1",
+];
+
+#[test]
+fn flip_helper_round_trips_and_changes_the_position() {
+    for sfen in POSITIONS {
+        let flipped = flip_sfen(sfen);
+        assert_ne!(flipped, sfen);
+        assert_eq!(pos(&flip_sfen(&flipped)).to_sfen(), pos(sfen).to_sfen());
+    }
+}
+
+#[test]
+fn evaluation_is_symmetric() {
+    for sfen in POSITIONS {
+        let flipped = flip_sfen(sfen);
+        assert_eq!(eval(sfen), eval(&flipped), "{sfen} / {flipped}");
+        assert_eq!(material(&pos(sfen)), material(&pos(&flipped)), "{sfen}");
+    }
+}
+
+#[test]
+fn start_position_is_near_even() {
+    let e = eval(POSITIONS[0]);
+    assert!(e.abs() < 100, "start position scores {e}");
+    assert_eq!(material(&pos(POSITIONS[0])), 0);
+}
+
+#[test]
+fn feature_counts_reproduce_the_evaluation() {
+    // The tuner fits weights on `counts`; the engine plays with `evaluate_with`.
+    for sfen in POSITIONS {
+        let p = pos(sfen);
+        let c = counts(&p);
+        let sum: i64 = (0..NUM_PARAMS)
+            .map(|i| i64::from(c.0[i]) * i64::from(DEFAULT_PARAMS.0[i]))
+            .sum();
+        assert_eq!(
+            sum / i64::from(FINE),
+            i64::from(evaluate_with(&p, &DEFAULT_PARAMS)),
+            "{sfen}"
+        );
+    }
+}
+
+#[test]
+fn an_extra_rook_is_clearly_ahead() {
+    // White's rook is gone from the start position.
+    let sfen = "lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+    let e = eval(sfen);
+    assert!(e > 600, "black a rook up scores {e}");
+    let white_to_move = sfen.replace(" b - ", " w - ");
+    assert!(
+        eval(&white_to_move) < -600,
+        "white a rook down scores {}",
+        eval(&white_to_move)
+    );
+    assert_eq!(material(&pos(sfen)), board_value(PieceKind::Rook));
+}
+
+#[test]
+fn a_king_under_enemy_control_is_worse_than_a_sheltered_one() {
+    // Same material: White's horse and dragon far away in the corners, or next to Black's
+    // castle, controlling the king's neighbourhood.
+    let far = "+r3k3+b/9/9/9/9/9/9/3GSG3/4K4 b - 1";
+    let near = "4k4/9/9/9/9/9/1+r5+b1/3GSG3/4K4 b - 1";
+    assert!(eval(far) > eval(near) + 50, "far {} near {}", eval(far), eval(near));
+    // Same material, White holding a rook, a bishop and a gold to drop: Black's king behind
+    // its golds and silver, or alone in the open in front of them.
+    let sheltered = "4k4/9/9/9/9/9/9/3GSG3/4K4 b rbg 1";
+    let open = "4k4/9/9/9/4K4/9/9/3GSG3/9 b rbg 1";
+    assert!(
+        eval(sheltered) > eval(open) + 50,
+        "sheltered {} open {}",
+        eval(sheltered),
+        eval(open)
+    );
+}
+
+#[test]
+fn a_piece_in_hand_beats_the_same_piece_on_a_useless_square() {
+    let in_hand = "4k4/9/9/9/9/9/9/3GSG3/4K4 b S 1";
+    let on_board = "4k4/9/9/9/9/9/9/3GSG3/S3K4 b - 1";
+    assert!(
+        eval(in_hand) > eval(on_board),
+        "hand {} board {}",
+        eval(in_hand),
+        eval(on_board)
+    );
+    assert!(hand_value(PieceKind::Silver) > board_value(PieceKind::Silver));
+}

@@ -1,0 +1,455 @@
+//! `tune-eval [GAMES…] [--skip-plies N] [--not-mate skip|side-to-move-loses] [--holdout F]
+//! [--epochs N] [--lr X] [--l2 X] [--seed N] [--all-positions]`: logistic ("Texel") tuning of
+//! the evaluation's weights ([`soppo_engine::eval::params`]) on game results.
+//!
+//! **Input**: TSV files of games, one a line: `startpos moves …` (or `sfen … moves …`), the
+//! number of plies, how the game ended, the final SFEN (the format of
+//! `games_lishogi500.tsv` in the shared data; self-play games written the same way work too).
+//! The winner is read from the third column:
+//! - `checkmate`: the side to move in the final position is mated and lost;
+//! - `black` / `sente` / `white` / `gote` / `draw`: said outright;
+//! - `not-mate` (resignation, time, …; the lishogi file does not say which): skipped, or with
+//!   `--not-mate side-to-move-loses` counted as a loss of the side to move at the end (players
+//!   usually resign on their own turn; a guess, so off by default).
+//!
+//! **Positions**: every position of a game after the first `--skip-plies` plies (opening
+//! positions say little about the result), except positions where the side to move is in
+//! check. Unless `--all-positions`, a position that is not quiet (a capture sequence changes
+//! the material balance) is replaced by the end of that sequence, found by a small
+//! capture-only search on material ([`soppo_engine::eval::material`]): the static evaluation
+//! of a position in the middle of an exchange would not mean what it says.
+//!
+//! **Fit**: the predicted score of a position is `1 / (1 + exp(-K·eval))`, the loss the mean
+//! log loss against the result (1 win, ½ draw, 0 loss for the side to move). K is fitted first
+//! (golden-section search) on the embedded material weights alone, which ties the scale to
+//! centipawns; then the weights are optimised by Adam on the full training set, with an L2
+//! pull towards the embedded weights. The material weights stay fixed unless
+//! `--tune-material`: they anchor the scale the search's margins are written in. Games, not
+//! positions, are split into training and held-out sets (positions of one game are strongly
+//! correlated). The losses before and after are those of the integer weights as the engine
+//! uses them; the new `DEFAULT_PARAMS` constant is printed ready to paste into
+//! `engine/src/eval/params.rs`.
+
+#![allow(
+    clippy::cast_precision_loss,
+    reason = "position counts and evaluations far below 2^52; the split only needs a rough fraction"
+)]
+
+use anyhow::{Context, Result, bail, ensure};
+use indicatif::{ProgressBar, ProgressStyle};
+use soppo_core::movegen::{MoveList, generate_captures};
+use soppo_core::{Color, Move, Position, STARTPOS_SFEN};
+use soppo_engine::eval::features::counts;
+use soppo_engine::eval::params::{DEFAULT_PARAMS, FINE, HAND, NUM_PARAMS, Params, is_used};
+use soppo_engine::eval::{EVAL_LIMIT, board_value, material};
+use std::path::PathBuf;
+
+/// What a `not-mate` game counts as.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum NotMate {
+    /// Leave the game out.
+    Skip,
+    /// The side to move at the end lost (it resigned or ran out of time on its turn).
+    SideToMoveLoses,
+}
+
+/// Options of one run.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub games: Vec<PathBuf>,
+    pub skip_plies: usize,
+    pub not_mate: NotMate,
+    pub holdout: f64,
+    pub epochs: usize,
+    pub lr: f64,
+    pub l2: f64,
+    pub seed: u64,
+    pub all_positions: bool,
+    pub tune_material: bool,
+}
+
+/// One training position: its nonzero feature counts (1/16 units, see
+/// [`soppo_engine::eval::features::Counts`]) and the result for the side to move.
+struct Sample {
+    features: Vec<(u16, i32)>,
+    result: f64,
+}
+
+/// The result of a game for Black (1 win, ½ draw, 0 loss), if the row says.
+fn black_result(ending: &str, final_pos: &Position, not_mate: NotMate) -> Result<Option<f64>> {
+    let stm_loses = || {
+        if final_pos.side_to_move() == Color::Black {
+            0.0
+        } else {
+            1.0
+        }
+    };
+    Ok(match ending.trim().to_ascii_lowercase().as_str() {
+        "checkmate" => Some(stm_loses()),
+        "black" | "sente" | "black-win" | "sente-win" => Some(1.0),
+        "white" | "gote" | "white-win" | "gote-win" => Some(0.0),
+        "draw" => Some(0.5),
+        "not-mate" => match not_mate {
+            NotMate::Skip => None,
+            NotMate::SideToMoveLoses => Some(stm_loses()),
+        },
+        other => bail!("unknown game ending `{other}`"),
+    })
+}
+
+/// Sets up `startpos moves …` or `sfen <board> <side> <hand> <n> moves …`.
+fn parse_game(text: &str) -> Result<(Position, Vec<&str>)> {
+    let mut tokens = text.split_whitespace();
+    let pos = match tokens.next() {
+        Some("startpos") => Position::from_sfen(STARTPOS_SFEN)?,
+        Some("sfen") => {
+            let sfen: Vec<&str> = tokens.by_ref().take(4).collect();
+            Position::from_sfen(&sfen.join(" ")).with_context(|| format!("bad SFEN in `{text}`"))?
+        }
+        _ => bail!("game line does not start with `startpos` or `sfen`: `{text}`"),
+    };
+    let moves = match tokens.next() {
+        None => Vec::new(),
+        Some("moves") => tokens.collect(),
+        Some(t) => bail!("expected `moves`, got `{t}`"),
+    };
+    Ok((pos, moves))
+}
+
+/// Capture-only search on material ([`material`]), side to move's view: the value of the
+/// position once the captures worth making are made, and those captures (`pv`). Depth-limited:
+/// shogi capture chains can be long, and the tuner only needs to see the obvious exchanges.
+fn capture_search(pos: &mut Position, mut alpha: i32, beta: i32, depth: u32, pv: &mut Vec<Move>) -> i32 {
+    pv.clear();
+    let stand_pat = material(pos);
+    if stand_pat >= beta || depth == 0 {
+        return stand_pat;
+    }
+    alpha = alpha.max(stand_pat);
+    let mut list = MoveList::new();
+    generate_captures::<false>(pos, &mut list);
+    let mut moves: Vec<_> = list
+        .iter()
+        .copied()
+        .filter(|&m| !m.is_drop() && pos.piece_on(m.to()).is_some() && pos.is_legal(m))
+        .collect();
+    // Most valuable victim first: the cut-offs come sooner.
+    moves.sort_by_key(|&m| -pos.piece_on(m.to()).map_or(0, |p| board_value(p.kind())));
+    let mut child = Vec::new();
+    for m in moves {
+        pos.do_move(m);
+        let score = -capture_search(pos, -beta, -alpha, depth - 1, &mut child);
+        pos.undo_move(m);
+        if score >= beta {
+            return score;
+        }
+        if score > alpha {
+            alpha = score;
+            pv.clear();
+            pv.push(m);
+            pv.extend_from_slice(&child);
+        }
+    }
+    alpha
+}
+
+/// The position at the end of the captures worth making from `pos` (itself when it is
+/// quiet), and whether it had to be resolved.
+fn resolve_captures(pos: &mut Position) -> bool {
+    let mut pv = Vec::new();
+    capture_search(pos, -EVAL_LIMIT, EVAL_LIMIT, 4, &mut pv);
+    for &m in &pv {
+        pos.do_move(m);
+    }
+    !pv.is_empty()
+}
+
+fn progress(len: u64, what: &str) -> ProgressBar {
+    let bar = ProgressBar::new(len);
+    bar.set_style(
+        ProgressStyle::with_template(&format!(
+            "{what} {{bar:40}} {{pos}}/{{len}} {{elapsed_precise}} eta {{eta}}"
+        ))
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar
+}
+
+/// Counts of what was read and kept.
+#[derive(Default, Debug)]
+struct LoadStats {
+    games: usize,
+    games_used: usize,
+    positions: usize,
+    in_check: usize,
+    resolved: usize,
+}
+
+/// splitmix64: a tiny seeded generator, enough for splitting games.
+fn splitmix(seed: u64) -> u64 {
+    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Reads every game and returns (training, held-out) samples.
+fn load(opts: &Options, stats: &mut LoadStats) -> Result<(Vec<Sample>, Vec<Sample>)> {
+    let mut lines = Vec::new();
+    for path in &opts.games {
+        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+        lines.extend(
+            text.lines()
+                .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+                .map(str::to_owned),
+        );
+    }
+    let (mut train, mut held_out) = (Vec::new(), Vec::new());
+    let bar = progress(lines.len() as u64, "reading games");
+    for (index, line) in lines.iter().enumerate() {
+        bar.inc(1);
+        stats.games += 1;
+        let cols: Vec<&str> = line.split('\t').collect();
+        ensure!(
+            cols.len() >= 3,
+            "game {}: expected at least 3 tab-separated columns",
+            index + 1
+        );
+        let (mut pos, moves) = parse_game(cols[0]).with_context(|| format!("game {}", index + 1))?;
+        let mut positions = Vec::with_capacity(moves.len());
+        for (ply, text) in moves.iter().enumerate() {
+            let m = pos
+                .parse_move(text)
+                .map_err(|e| anyhow::anyhow!("game {}, ply {}: `{text}`: {e:?}", index + 1, ply + 1))?;
+            ensure!(
+                pos.is_legal_move(m),
+                "game {}, ply {}: illegal move `{text}`",
+                index + 1,
+                ply + 1
+            );
+            pos.do_move(m);
+            if ply + 1 >= opts.skip_plies {
+                positions.push(Position::from_sfen(&pos.to_sfen())?);
+            }
+        }
+        let Some(black) = black_result(cols[2], &pos, opts.not_mate).with_context(|| format!("game {}", index + 1))?
+        else {
+            continue;
+        };
+        stats.games_used += 1;
+        let into = if (splitmix(opts.seed ^ index as u64) as f64 / u64::MAX as f64) < opts.holdout {
+            &mut held_out
+        } else {
+            &mut train
+        };
+        for mut p in positions {
+            if p.in_check() {
+                stats.in_check += 1;
+                continue;
+            }
+            if !opts.all_positions && resolve_captures(&mut p) {
+                stats.resolved += 1;
+                if p.in_check() {
+                    stats.in_check += 1;
+                    continue;
+                }
+            }
+            stats.positions += 1;
+            let c = counts(&p);
+            let features = (0..NUM_PARAMS)
+                .filter(|&i| c.0[i] != 0)
+                .map(|i| (i as u16, c.0[i]))
+                .collect();
+            let result = if p.side_to_move() == Color::Black {
+                black
+            } else {
+                1.0 - black
+            };
+            into.push(Sample { features, result });
+        }
+    }
+    bar.finish_and_clear();
+    Ok((train, held_out))
+}
+
+/// The engine's integer evaluation of a sample under integer weights.
+fn int_eval(s: &Sample, params: &Params) -> f64 {
+    let total: i64 = s
+        .features
+        .iter()
+        .map(|&(i, n)| i64::from(params.0[i as usize]) * i64::from(n))
+        .sum();
+    (total / i64::from(FINE)).clamp(-i64::from(EVAL_LIMIT), i64::from(EVAL_LIMIT)) as f64
+}
+
+/// Log loss of predicting `1 / (1 + exp(-k·eval))` for `result`.
+fn log_loss(eval: f64, result: f64, k: f64) -> f64 {
+    let p = (1.0 / (1.0 + (-k * eval).exp())).clamp(1e-12, 1.0 - 1e-12);
+    -(result * p.ln() + (1.0 - result) * (1.0 - p).ln())
+}
+
+/// Mean log loss of integer weights.
+fn mean_loss(samples: &[Sample], params: &Params, k: f64) -> f64 {
+    if samples.is_empty() {
+        return f64::NAN;
+    }
+    samples
+        .iter()
+        .map(|s| log_loss(int_eval(s, params), s.result, k))
+        .sum::<f64>()
+        / samples.len() as f64
+}
+
+/// The K that minimises the loss of `params` (golden-section search on a log scale; the loss
+/// is unimodal in K).
+fn fit_k(samples: &[Sample], params: &Params) -> f64 {
+    let (mut lo, mut hi) = ((1e-5f64).ln(), (0.1f64).ln());
+    let loss = |x: f64| mean_loss(samples, params, x.exp());
+    let phi = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..60 {
+        let a = hi - phi * (hi - lo);
+        let b = lo + phi * (hi - lo);
+        if loss(a) < loss(b) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    f64::midpoint(lo, hi).exp()
+}
+
+/// Adam on the mean log loss plus `l2 · Σ (w − w₀)²`, full batch; returns the rounded weights.
+fn optimise(train: &[Sample], start: &Params, k: f64, opts: &Options) -> Params {
+    let w0: Vec<f64> = start.0.iter().map(|&v| f64::from(v)).collect();
+    let mut w = w0.clone();
+    let (mut m, mut v) = (vec![0.0; NUM_PARAMS], vec![0.0; NUM_PARAMS]);
+    let (beta1, beta2, eps) = (0.9, 0.999, 1e-8);
+    let n = train.len().max(1) as f64;
+    let bar = progress(opts.epochs as u64, "tuning");
+    for epoch in 1..=opts.epochs {
+        bar.inc(1);
+        let mut grad = vec![0.0; NUM_PARAMS];
+        for s in train {
+            let eval: f64 = s
+                .features
+                .iter()
+                .map(|&(i, c)| w[i as usize] * f64::from(c))
+                .sum::<f64>()
+                / f64::from(FINE);
+            let p = 1.0 / (1.0 + (-k * eval).exp());
+            // d(log loss)/d(eval) = k (p − result); d(eval)/d(w_i) = count_i / FINE.
+            let g = k * (p - s.result) / n / f64::from(FINE);
+            for &(i, c) in &s.features {
+                grad[i as usize] += g * f64::from(c);
+            }
+        }
+        let t = epoch as i32;
+        for i in (0..NUM_PARAMS).filter(|&i| is_used(i) && (opts.tune_material || i >= HAND + 7)) {
+            let g = grad[i] + 2.0 * opts.l2 * (w[i] - w0[i]);
+            m[i] = beta1 * m[i] + (1.0 - beta1) * g;
+            v[i] = beta2 * v[i] + (1.0 - beta2) * g * g;
+            let m_hat = m[i] / (1.0 - beta1.powi(t));
+            let v_hat = v[i] / (1.0 - beta2.powi(t));
+            w[i] -= opts.lr * m_hat / (v_hat.sqrt() + eps);
+        }
+    }
+    bar.finish_and_clear();
+    let mut out = start.clone();
+    for (o, x) in out.0.iter_mut().zip(&w) {
+        *o = x.round() as i32;
+    }
+    out
+}
+
+/// Runs the tuner and prints its report; the last line is the summary.
+pub fn run(opts: &Options) -> Result<()> {
+    let mut stats = LoadStats::default();
+    let (train, held_out) = load(opts, &mut stats)?;
+    ensure!(
+        !train.is_empty(),
+        "no training positions (games with a known result: {})",
+        stats.games_used
+    );
+    println!(
+        "games: {} read, {} with a known result; positions: {} kept ({} training, {} held out), \
+         {} in check left out, {} replaced by the end of their captures",
+        stats.games,
+        stats.games_used,
+        stats.positions,
+        train.len(),
+        held_out.len(),
+        stats.in_check,
+        stats.resolved
+    );
+    let start = DEFAULT_PARAMS;
+    // K is fitted on material alone, so that it ties the scale of the evaluation to
+    // centipawns; fitted on the full starting weights it would also absorb their errors.
+    let mut material_only = start.clone();
+    for (i, w) in material_only.0.iter_mut().enumerate() {
+        if i >= HAND + 7 {
+            *w = 0;
+        }
+    }
+    let k = fit_k(&train, &material_only);
+    println!(
+        "K = {k:.6} per centipawn (a score of {:.0} cp predicts 73%); K of the full starting weights {:.6}",
+        1.0 / k,
+        fit_k(&train, &start)
+    );
+    let train_before = mean_loss(&train, &start, k);
+    let held_out_before = mean_loss(&held_out, &start, k);
+    let params = optimise(&train, &start, k, opts);
+    let train_after = mean_loss(&train, &params, k);
+    let held_out_after = mean_loss(&held_out, &params, k);
+    println!("\n{}", params.to_rust_const());
+    let verdict = if held_out.is_empty() {
+        "no held-out games"
+    } else if held_out_after < held_out_before {
+        "held-out loss improved"
+    } else {
+        "held-out loss did NOT improve: keep the embedded weights"
+    };
+    println!("{verdict}");
+    println!(
+        "tune-eval: {} positions, K {k:.6}, training loss {train_before:.5} -> {train_after:.5}, \
+         held-out loss {held_out_before:.5} -> {held_out_after:.5}",
+        stats.positions
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_from_the_ending_column() {
+        let black_to_move = Position::from_sfen(STARTPOS_SFEN).unwrap();
+        assert_eq!(
+            black_result("checkmate", &black_to_move, NotMate::Skip).unwrap(),
+            Some(0.0)
+        );
+        assert_eq!(black_result("not-mate", &black_to_move, NotMate::Skip).unwrap(), None);
+        assert_eq!(
+            black_result("not-mate", &black_to_move, NotMate::SideToMoveLoses).unwrap(),
+            Some(0.0)
+        );
+        assert_eq!(black_result("gote", &black_to_move, NotMate::Skip).unwrap(), Some(0.0));
+        assert_eq!(black_result("draw", &black_to_move, NotMate::Skip).unwrap(), Some(0.5));
+        assert!(black_result("resign?", &black_to_move, NotMate::Skip).is_err());
+    }
+
+    #[test]
+    fn capture_resolution_takes_a_hanging_piece() {
+        let mut start = Position::from_sfen(STARTPOS_SFEN).unwrap();
+        assert!(!resolve_captures(&mut start));
+        // After 7g7f 3c3d the bishops face each other; the exchange is even, so left alone.
+        let mut open =
+            Position::from_sfen("lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3").unwrap();
+        assert!(!resolve_captures(&mut open), "{}", open.to_sfen());
+        // Black's rook takes White's undefended rook on the same file.
+        let mut hanging = Position::from_sfen("4k4/9/9/9/4r4/9/9/4R4/4K4 b - 1").unwrap();
+        assert!(resolve_captures(&mut hanging));
+        assert_eq!(hanging.to_sfen(), "4k4/9/9/9/4R4/9/9/9/4K4 w R 2");
+    }
+}
