@@ -1,0 +1,161 @@
+use super::*;
+
+fn think(sfen: &str, depth: u32) -> Decision {
+    let pos = Position::from_sfen(sfen).unwrap();
+    let tt = TranspositionTable::new(1);
+    let control = Arc::new(SearchControl::default());
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let settings = SearchSettings::from_options(&Options::default());
+    let mut events = Vec::new();
+    run(1, pos, &tt, &control, &limits, &settings, &mut |e| events.push(e));
+    let dones: Vec<&SearchEvent> = events.iter().filter(|e| matches!(e, SearchEvent::Done(..))).collect();
+    assert_eq!(dones.len(), 1);
+    match dones[0] {
+        SearchEvent::Done(_, d, _) => d.clone(),
+        SearchEvent::Info(..) => unreachable!(),
+    }
+}
+
+fn events(sfen: &str, depth: u32, settings: &SearchSettings) -> Vec<SearchEvent> {
+    let pos = Position::from_sfen(sfen).unwrap();
+    let tt = TranspositionTable::new(4);
+    let control = Arc::new(SearchControl::default());
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let mut events = Vec::new();
+    run(1, pos, &tt, &control, &limits, settings, &mut |e| events.push(e));
+    events
+}
+
+#[test]
+fn multipv_reports_distinct_legal_first_moves() {
+    let settings = SearchSettings {
+        multi_pv: 3,
+        ..SearchSettings::from_options(&Options::default())
+    };
+    let ev = events(soppo_core::STARTPOS_SFEN, 4, &settings);
+    let last_depth: Vec<&SearchInfo> = ev
+        .iter()
+        .filter_map(|e| match e {
+            SearchEvent::Info(_, i) if i.depth == 4 => Some(i),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(last_depth.iter().map(|i| i.multipv).collect::<Vec<_>>(), vec![1, 2, 3]);
+    let firsts: Vec<Move> = last_depth.iter().map(|i| i.pv[0]).collect();
+    assert!(
+        firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2],
+        "{firsts:?}"
+    );
+    let start = Position::startpos();
+    assert!(firsts.iter().all(|&m| start.is_legal_move(m)));
+}
+
+#[test]
+fn multipv_larger_than_the_legal_moves_is_clamped() {
+    // White's king has exactly two legal moves.
+    let settings = SearchSettings {
+        multi_pv: 10,
+        ..SearchSettings::from_options(&Options::default())
+    };
+    let sfen = "k8/2G6/9/9/9/9/9/9/4K4 w - 1";
+    let n = Position::from_sfen(sfen).unwrap().legal_moves().len() as u32;
+    let ev = events(sfen, 2, &settings);
+    let slots = ev
+        .iter()
+        .filter_map(|e| match e {
+            SearchEvent::Info(_, i) if i.depth == 2 => Some(i.multipv),
+            _ => None,
+        })
+        .max();
+    assert_eq!(slots, Some(n));
+}
+
+#[test]
+fn two_threads_answer_once_with_a_legal_move() {
+    let settings = SearchSettings {
+        threads: 2,
+        ..SearchSettings::from_options(&Options::default())
+    };
+    let ev = events(soppo_core::STARTPOS_SFEN, 6, &settings);
+    let dones: Vec<&Decision> = ev
+        .iter()
+        .filter_map(|e| match e {
+            SearchEvent::Done(_, d, _) => Some(d),
+            SearchEvent::Info(..) => None,
+        })
+        .collect();
+    assert_eq!(dones.len(), 1);
+    match dones[0] {
+        Decision::Move { best, .. } => assert!(Position::startpos().is_legal_move(*best)),
+        d => panic!("{d:?}"),
+    }
+}
+
+#[test]
+fn every_reported_line_is_legal() {
+    // A tactical middle game: every pv printed at every depth must replay legally.
+    let sfen = "l4S2l/4g1gs1/5p1p1/pr2N1pkp/4Gn3/PP3PPPP/2GPP4/1K7/L3r+s2L w BS2N5Pb 1";
+    let ev = events(sfen, 7, &SearchSettings::from_options(&Options::default()));
+    let mut lines = 0;
+    for e in &ev {
+        if let SearchEvent::Info(_, info) = e {
+            let mut p = Position::from_sfen(sfen).unwrap();
+            for &m in &info.pv {
+                assert!(p.is_legal_move(m), "illegal {m} in {:?}", info.pv);
+                p.do_move(m);
+            }
+            lines += 1;
+        }
+    }
+    assert!(lines >= 7);
+}
+
+#[test]
+fn finds_a_mate_in_three_and_reports_it() {
+    // Black mates in three: a rook check from the side, then a gold.
+    let sfen = "7nl/7k1/6ppp/9/9/9/9/9/K8 b RG 1";
+    let ev = events(sfen, 5, &SearchSettings::from_options(&Options::default()));
+    let last = ev
+        .iter()
+        .rev()
+        .find_map(|e| match e {
+            SearchEvent::Info(_, i) => Some(i.clone()),
+            SearchEvent::Done(..) => None,
+        })
+        .unwrap();
+    assert!(
+        matches!(last.score, ScoreValue::MateIn(n) if n > 0 && n <= 3),
+        "{last:?}"
+    );
+}
+
+#[test]
+fn takes_a_free_rook() {
+    // The bishop on 6g can take the undefended rook on 4e.
+    let d = think("4k4/9/9/9/5r3/9/3B5/9/4K4 b - 1", 3);
+    assert!(
+        matches!(d, Decision::Move { best, .. } if best == Move::from_usi("6g4e").unwrap()),
+        "{d:?}"
+    );
+}
+
+#[test]
+fn mates_in_one_and_resigns_when_mated() {
+    let d = think("4k4/9/4P4/9/9/9/9/9/9 b G 1", 2);
+    assert_eq!(
+        d,
+        Decision::Move {
+            best: Move::from_usi("G*5b").unwrap(),
+            ponder: None
+        }
+    );
+    // White is checkmated: no legal move.
+    let d = think("4k4/4G4/4P4/9/9/9/9/9/9 w - 1", 2);
+    assert_eq!(d, Decision::Resign);
+}
