@@ -3,11 +3,12 @@
 //! search the same root and share only the table).
 //!
 //! At each node: repetition, `MaxMovesToDraw`, mate-distance pruning and entering-king
-//! declaration; the table; mate in one; razoring, reverse futility and null move at non-PV
+//! declaration; the table; mate in one; reverse futility and null move at non-PV
 //! nodes; the static 3-ply mate gate ([`mate3`]); internal iterative reduction; then the moves
 //! of the staged picker ([`picker`]) with move-count, futility, history and SEE pruning, soppo
 //! pruning in the endgame ([`soppo`]), and late-move reductions. Quiescence searches captures
-//! and promotions (SEE- and delta-pruned) and every evasion when in check.
+//! and promotions (SEE- and delta-pruned), quiet checks at its first ply, and every evasion
+//! when in check.
 //!
 //! Modules: [`root`] (deepening, aspiration, `MultiPV`, the answer), [`node`] (the
 //! alpha-beta node), [`qsearch`], [`picker`], [`history`], [`see`], [`mate3`], [`soppo`].

@@ -1,5 +1,5 @@
-//! Quiescence search: captures and promotions (SEE- and delta-pruned), every evasion when in
-//! check, and mate in one.
+//! Quiescence search: captures and promotions (SEE- and delta-pruned), quiet checks at the
+//! first ply (SEE-pruned), every evasion when in check, and mate in one.
 
 use super::history::MAX_PLY;
 use super::see::see_ge;
@@ -78,6 +78,18 @@ impl Searcher<'_, '_> {
                 return eval;
             }
             generate_captures::<false>(pos, &mut list);
+            if qply == 0 {
+                // Quiet checks (drops included) at the first quiescence ply: in shogi a drop
+                // check wins material or mates as often as a capture does. Deeper plies stay
+                // captures only, so the check sequence ends.
+                let mut checks = MoveList::new();
+                soppo_core::movegen::generate_checks::<false>(pos, &mut checks);
+                for &m in &checks {
+                    if m.is_drop() || (pos.piece_on(m.to()).is_none() && !m.is_promotion()) {
+                        list.push(m);
+                    }
+                }
+            }
         }
         // Most valuable victim first, least valuable attacker second.
         let mut moves: arrayvec::ArrayVec<(i32, Move), 600> = list
