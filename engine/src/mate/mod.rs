@@ -165,6 +165,15 @@ fn solve_side_by_side(
             .name("soppo-dfpn".into())
             .stack_size(DFPN_STACK)
             .spawn_scoped(scope, move || {
+                // Most problems are answered by the exact search within milliseconds; setting
+                // up df-pn's table (zero-filled, hundreds of MB) would cost more than that.
+                let begun = Instant::now();
+                while begun.elapsed() < DFPN_DELAY {
+                    if dfpn_stop() {
+                        return (DfpnVerdict::Unknown, None);
+                    }
+                    std::thread::sleep(Duration::from_millis(1));
+                }
                 let mut dfpn = Dfpn::new(hash_mb);
                 let mut stop = |stats: &DfpnStats| {
                     dfpn_nodes.store(stats.nodes, Ordering::Relaxed);
@@ -326,6 +335,9 @@ fn prove(
         other => other,
     }
 }
+
+/// How long the exact search runs alone before df-pn joins it (two threads).
+const DFPN_DELAY: Duration = Duration::from_millis(50);
 
 /// Stack for the df-pn thread (address space only; pages are touched as the search deepens).
 const DFPN_STACK: usize = 1 << 30;
