@@ -220,7 +220,11 @@ fn solve_side_by_side(
             Deepening::NoMate => Some(MateOutcome::NoMate),
             Deepening::Stopped => None,
         };
-        exact_done.store(true, Ordering::Relaxed);
+        // Without an answer (out of time, or every length up to the longest tried), df-pn
+        // goes on until its own verdict or the deadline.
+        if exact_answer.is_some() {
+            exact_done.store(true, Ordering::Relaxed);
+        }
         let dfpn_result = worker.ok().and_then(|w| w.join().ok());
         if let Some(answer) = exact_answer {
             return answer;
