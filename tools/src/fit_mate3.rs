@@ -162,7 +162,7 @@ fn rows(text: &str) -> impl Iterator<Item = Vec<&str>> {
 
 /// Sets up `startpos moves …` or `sfen <board> <side> <hand> <n> moves …` and returns the
 /// start and the moves' text.
-fn parse_game(text: &str) -> Result<(Position, Vec<&str>)> {
+pub(crate) fn parse_game(text: &str) -> Result<(Position, Vec<&str>)> {
     let mut tokens = text.split_whitespace();
     let pos = match tokens.next() {
         Some("startpos") => Position::from_sfen(STARTPOS_SFEN)?,

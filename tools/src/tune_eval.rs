@@ -35,10 +35,11 @@
     reason = "position counts and evaluations far below 2^52; the split only needs a rough fraction"
 )]
 
+use crate::fit_mate3::parse_game;
 use anyhow::{Context, Result, bail, ensure};
 use indicatif::{ProgressBar, ProgressStyle};
 use soppo_core::movegen::{MoveList, generate_captures};
-use soppo_core::{Color, Move, Position, STARTPOS_SFEN};
+use soppo_core::{Color, Move, Position};
 use soppo_engine::eval::features::counts;
 use soppo_engine::eval::params::{DEFAULT_PARAMS, FINE, HAND, NUM_PARAMS, Params, is_used};
 use soppo_engine::eval::{EVAL_LIMIT, board_value, material};
@@ -95,25 +96,6 @@ fn black_result(ending: &str, final_pos: &Position, not_mate: NotMate) -> Result
         },
         other => bail!("unknown game ending `{other}`"),
     })
-}
-
-/// Sets up `startpos moves …` or `sfen <board> <side> <hand> <n> moves …`.
-fn parse_game(text: &str) -> Result<(Position, Vec<&str>)> {
-    let mut tokens = text.split_whitespace();
-    let pos = match tokens.next() {
-        Some("startpos") => Position::from_sfen(STARTPOS_SFEN)?,
-        Some("sfen") => {
-            let sfen: Vec<&str> = tokens.by_ref().take(4).collect();
-            Position::from_sfen(&sfen.join(" ")).with_context(|| format!("bad SFEN in `{text}`"))?
-        }
-        _ => bail!("game line does not start with `startpos` or `sfen`: `{text}`"),
-    };
-    let moves = match tokens.next() {
-        None => Vec::new(),
-        Some("moves") => tokens.collect(),
-        Some(t) => bail!("expected `moves`, got `{t}`"),
-    };
-    Ok((pos, moves))
 }
 
 /// Capture-only search on material ([`material`]), side to move's view: the value of the
@@ -421,6 +403,7 @@ pub fn run(opts: &Options) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use soppo_core::STARTPOS_SFEN;
 
     #[test]
     fn results_from_the_ending_column() {

@@ -5,8 +5,7 @@
 //! is scored in one list: captures by victim, then quiet evasions by history.
 
 use super::history::{History, piece_to};
-use super::see::see_ge;
-use crate::eval::board_value;
+use super::see::{capture_gain, see_ge};
 use arrayvec::ArrayVec;
 use soppo_core::movegen::{MoveList, generate_legal};
 use soppo_core::{Move, Position};
@@ -64,18 +63,6 @@ fn is_tactical(pos: &Position, m: Move) -> bool {
     !m.is_drop() && (pos.piece_on(m.to()).is_some() || m.is_promotion())
 }
 
-/// Victim value for ordering: the piece taken, plus the promotion gain.
-fn victim_value(pos: &Position, m: Move) -> i32 {
-    let taken = pos.piece_on(m.to()).map_or(0, |p| board_value(p.kind()));
-    let promo = if m.is_promotion() {
-        pos.piece_on(m.from())
-            .map_or(0, |p| board_value(p.kind().promote()) - board_value(p.kind()))
-    } else {
-        0
-    };
-    taken + promo
-}
-
 /// Picks the best-scored move of `list[from..]`, moving it to position `from`.
 fn pick_best(list: &mut [(i32, Move)], from: usize) -> Option<(i32, Move)> {
     let rest = list.get_mut(from..)?;
@@ -126,7 +113,7 @@ impl MovePicker {
                 let captured = pos
                     .piece_on(m.to())
                     .map_or(soppo_core::PieceKind::Pawn, soppo_core::Piece::kind);
-                let s = victim_value(pos, m) * 16 + hist.capture(pt, captured) / 8;
+                let s = capture_gain(pos, m) * 16 + hist.capture(pt, captured) / 8;
                 if in_check {
                     self.quiets.push(((1 << 24) + s, m));
                 } else {

@@ -2,7 +2,7 @@
 //! first ply (SEE-pruned), every evasion when in check, and mate in one.
 
 use super::history::MAX_PLY;
-use super::see::see_ge;
+use super::see::{capture_gain, see_ge};
 use super::{INFINITE, MATE, Searcher, score_from_tt, score_to_tt};
 use crate::eval::{board_value, evaluate};
 use crate::tt::{Bound, NO_EVAL};
@@ -116,14 +116,7 @@ impl Searcher<'_, '_> {
                     continue;
                 }
                 // Delta pruning: even winning the victim outright does not reach alpha.
-                let victim = pos.piece_on(m.to()).map_or(0, |p| board_value(p.kind()));
-                let promo = if m.is_promotion() {
-                    pos.piece_on(m.from())
-                        .map_or(0, |p| board_value(p.kind().promote()) - board_value(p.kind()))
-                } else {
-                    0
-                };
-                if eval + victim + promo + 200 <= alpha && !pos.gives_check(m) {
+                if eval + capture_gain(pos, m) + 200 <= alpha && !pos.gives_check(m) {
                     continue;
                 }
                 if !see_ge(pos, m, 0) {

@@ -31,6 +31,21 @@ fn attackers(pos: &Position, sq: Square, occ: Bitboard) -> Bitboard {
     (pos.attackers_to(Color::Black, sq, occ) | pos.attackers_to(Color::White, sq, occ)) & occ
 }
 
+/// What `m` wins before any reply: the piece it takes plus its promotion gain (0 for drops).
+pub fn capture_gain(pos: &Position, m: Move) -> i32 {
+    if m.is_drop() {
+        return 0;
+    }
+    let taken = pos.piece_on(m.to()).map_or(0, |p| board_value(p.kind()));
+    let promotion = if m.is_promotion() {
+        pos.piece_on(m.from())
+            .map_or(0, |p| board_value(p.kind().promote()) - board_value(p.kind()))
+    } else {
+        0
+    };
+    taken + promotion
+}
+
 /// Whether `m` (pseudo-legal for the side to move) wins at least `threshold`.
 pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
     let us = pos.side_to_move();
@@ -42,19 +57,8 @@ pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
         let kind = if m.is_promotion() { p.kind().promote() } else { p.kind() };
         (board_value(kind), pos.occupied().without(m.from()))
     };
-    let captured = if m.is_drop() {
-        0
-    } else {
-        pos.piece_on(to).map_or(0, |p| board_value(p.kind()))
-    };
-    let promotion_gain = if !m.is_drop() && m.is_promotion() {
-        pos.piece_on(m.from())
-            .map_or(0, |p| board_value(p.kind().promote()) - board_value(p.kind()))
-    } else {
-        0
-    };
     // What we gain if the opponent does not recapture.
-    let mut swap = captured + promotion_gain - threshold;
+    let mut swap = capture_gain(pos, m) - threshold;
     if swap < 0 {
         return false;
     }
