@@ -230,8 +230,13 @@ impl Dfpn {
         or_node: bool,
         stop: &mut dyn FnMut(&DfpnStats) -> bool,
     ) -> bool {
+        // The re-searches start from attacker-to-move positions, so this node's context (the
+        // attacker, not the side to move at an AND node) is put back afterwards.
+        let context = (self.attacker, self.signature);
+        // The node's own entry may say "proven" while its children's proofs are gone: the
+        // re-search must look below it, not stop at that entry.
         let mut proven = |d: &mut Dfpn, p: &Position| {
-            d.search_root(&mut p.clone(), LINE_RESEARCH_NODES, stop) == DfpnVerdict::Proven
+            d.search_from(&mut p.clone(), LINE_RESEARCH_NODES, stop, false) == DfpnVerdict::Proven
         };
         let ok = if or_node {
             proven(self, p)
@@ -243,7 +248,7 @@ impl Dfpn {
                 ok
             })
         };
-        self.set_root_context(p);
+        (self.attacker, self.signature) = context;
         ok
     }
 
@@ -261,17 +266,31 @@ impl Dfpn {
         max_nodes: u64,
         stop: &mut dyn FnMut(&DfpnStats) -> bool,
     ) -> DfpnVerdict {
+        self.search_from(pos, max_nodes, stop, true)
+    }
+
+    /// A search from `pos`; with `trust_entry` false the root's own table entry is not taken
+    /// as the answer (its children are looked up and searched as needed).
+    fn search_from(
+        &mut self,
+        pos: &mut Position,
+        max_nodes: u64,
+        stop: &mut dyn FnMut(&DfpnStats) -> bool,
+        trust_entry: bool,
+    ) -> DfpnVerdict {
         self.nodes = 0;
         self.max_nodes = max_nodes;
         self.next_poll = POLL_INTERVAL;
         self.aborted = false;
         self.set_root_context(pos);
-        let probe = self.probe_node(pos);
-        if probe.pn == 0 {
-            return DfpnVerdict::Proven;
-        }
-        if probe.dn == 0 {
-            return DfpnVerdict::Disproven;
+        if trust_entry {
+            let probe = self.probe_node(pos);
+            if probe.pn == 0 {
+                return DfpnVerdict::Proven;
+            }
+            if probe.dn == 0 {
+                return DfpnVerdict::Disproven;
+            }
         }
         if self.try_mate_in_one(pos).is_some() {
             return DfpnVerdict::Proven;

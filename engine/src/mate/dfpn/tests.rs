@@ -1,3 +1,4 @@
+use super::tt::{DEP_NONE, INF, Record};
 use super::{Dfpn, DfpnVerdict};
 use soppo_core::{Move, Position};
 use std::path::PathBuf;
@@ -61,6 +62,44 @@ fn mate_in_three() {
     let sfen = "ln1gkg1nl/6+P2/2sppps1p/2p3p2/p8/P1P1P3P/2NP1PP2/3s1KSR1/L1+b2G1NL w R2Pbgp 42";
     // Any mating line will do (not necessarily the shortest); it cannot be shorter than 3.
     assert!(assert_mate(&mut d, sfen, 100_000) >= 3);
+}
+
+/// Proves `sfen`, then forgets every result except those of the root and of the position
+/// after the line's first check, and asks for the line again: the walk has to re-search below
+/// entries that say "proven" (at the root) and the defender's replies (after the check).
+fn line_after_forgetting(sfen: &str) -> Vec<Move> {
+    let mut d = Dfpn::new(16);
+    let root = pos(sfen);
+    assert_eq!(solve(&mut d, sfen, 1_000_000), DfpnVerdict::Proven);
+    let first = d.mate_line(&root).expect("line")[0];
+    let mut after = root.clone();
+    after.do_move(first);
+    d.set_root_context(&root);
+    let kept = [&root, &after].map(|p| (p.board_key() ^ d.signature, d.probe_node(p)));
+    d.clear();
+    for (key, probe) in kept {
+        assert_eq!(probe.pn, 0);
+        let rec = Record {
+            hand: probe.hand,
+            pn: 0,
+            dn: INF,
+            len: probe.len,
+            dep: DEP_NONE,
+            work: 1,
+        };
+        d.tt.store(key, rec);
+    }
+    d.mate_line(&root).expect("a line after re-searching")
+}
+
+#[test]
+fn mate_line_searches_again_when_results_are_lost() {
+    // A re-search at a defender node once left the defender recorded as the attacker, and one
+    // at the root stopped at the root's own entry: both walks failed.
+    let sfen = "9/6Spk/9/5R1+B1/9/9/9/9/9 b Nrb4g3s3n4l17p 1";
+    let line = line_after_forgetting(sfen);
+    check_line(sfen, &line).unwrap();
+    assert!(line.len() >= 5, "{line:?}");
 }
 
 #[test]
@@ -328,4 +367,42 @@ fn measure_mate11_all() {
 #[allow(clippy::cast_precision_loss)] // a rate for display
 fn nps(nodes: u64, secs: f64) -> f64 {
     nodes as f64 / secs
+}
+
+/// Every `mate_curated.tsv` row except Microcosmos, then Shogi Zuko 99: one fresh 256 MB table
+/// per problem and at most 10 M nodes each. Prints the problems proven, the summed nodes and
+/// time, and the rows above a million nodes (the ones that decide the sum).
+#[test]
+#[ignore = "measurement: df-pn nodes on the curated problems"]
+fn measure_curated() {
+    let Some(dir) = data_dir() else { return };
+    let text = std::fs::read_to_string(dir.join("mate_curated.tsv")).expect("mate_curated.tsv");
+    let mut rows: Vec<(String, String)> = text
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .filter_map(|l| {
+            let mut cols = l.split('\t');
+            Some((cols.next()?.to_string(), cols.next()?.to_string()))
+        })
+        .filter(|(_, len)| len != "1525")
+        .collect();
+    rows.push((ZUKO_99.to_string(), "117".to_string()));
+    let mut d = Dfpn::new(256);
+    let t = Instant::now();
+    let (mut proven, mut nodes) = (0, 0);
+    for (i, (sfen, len)) in rows.iter().enumerate() {
+        d.clear();
+        let v = solve(&mut d, sfen, 10_000_000);
+        let n = d.stats().nodes;
+        proven += usize::from(v == DfpnVerdict::Proven);
+        nodes += n;
+        if n > 1_000_000 {
+            println!("row {i} (stated {len}): {v:?}, {n} nodes");
+        }
+    }
+    println!(
+        "curated x{}: {proven} proven, {nodes} nodes in {:.2} s",
+        rows.len(),
+        t.elapsed().as_secs_f64()
+    );
 }
