@@ -40,6 +40,11 @@ use tt::{DEP_NONE, INF, Record, Table};
 /// More than the most moves a position can have (593 with every non-promotion).
 const MAX_CHILDREN: usize = 600;
 
+/// `Child::chain` of a move outside every interposition chain.
+const NO_CHAIN: u8 = 0;
+/// The chain of the interposing drops that no defender piece supports and that do not check.
+const LOOSE_DROPS: u8 = 82;
+
 /// Largest proof/disproof number of an unresolved node.
 const NEAR_INF: u32 = INF - 1;
 /// `dep` of a result cut short by the depth limit: never path-independent.
@@ -85,6 +90,8 @@ struct Child {
     hand: Hand,
     len: u16,
     dep: i16,
+    /// The interposition chain the move belongs to ([`NO_CHAIN`] for most moves).
+    chain: u8,
 }
 
 /// A node's result as returned to its parent.
@@ -386,6 +393,17 @@ impl Dfpn {
         let mut keys: ArrayVec<u64, MAX_CHILDREN> = ArrayVec::new();
         for &m in &list {
             let captured = captured_kind(pos, m);
+            let chain = if or_node || !m.is_drop() {
+                NO_CHAIN
+            } else if (pos.attackers_to(pos.side_to_move(), m.to(), pos.occupied())
+                & !pos.pieces_of(pos.side_to_move(), PieceKind::King))
+            .is_nonempty()
+                || pos.gives_check(m)
+            {
+                m.to().index() as u8 + 1
+            } else {
+                LOOSE_DROPS
+            };
             pos.do_move(m);
             let mut c = Child {
                 mv: m,
@@ -395,6 +413,7 @@ impl Dfpn {
                 hand: pos.hand(self.attacker),
                 len: 0,
                 dep: DEP_NONE,
+                chain,
             };
             let bkey = pos.board_key() ^ self.signature;
             if let Some(i) = self.repetition(pos.key(), depth + 1) {
@@ -449,15 +468,16 @@ impl Dfpn {
             self.children[first + i] = c;
         }
         if !or_node {
-            // Group interposing drops by square, weakest kind first, for `evaluate`'s chains.
+            // Chains for `evaluate`: each contiguous, nearest the king first, weakest kind first.
             let start = self.children.len() - list.len();
+            let king = pos.king_square(pos.side_to_move()).map_or(0, |k| k.index());
             self.children[start..].sort_by_key(|c| {
-                let kind = if c.mv.is_drop() {
-                    drop_rank(c.mv.dropped_kind())
-                } else {
-                    0
-                };
-                (!c.mv.is_drop(), c.mv.to().index(), kind)
+                if c.chain == NO_CHAIN {
+                    return (NO_CHAIN, 0, 0);
+                }
+                let to = c.mv.to().index();
+                let distance = (to / 9).abs_diff(king / 9).max((to % 9).abs_diff(king % 9));
+                (c.chain, distance, drop_rank(c.mv.dropped_kind()))
             });
         }
         rep_seen
@@ -471,25 +491,26 @@ impl Dfpn {
     /// The node's (φ, δ) from its children, the child of least δ and the second least δ.
     /// φ/δ are (pn, dn) at OR nodes and (dn, pn) at AND nodes.
     ///
-    /// At AND nodes the drops on one square (contiguous after sorting, weakest kind first) form
-    /// a chain: only the first unproven one takes part; the next kind waits until it is proven.
-    /// The drops share most of their subtrees (the attacker usually captures the piece and
-    /// goes on), so searching them side by side would count and explore that work several
-    /// times; a waiting drop that is already known to refute the check still counts.
+    /// At AND nodes interposing drops form chains (contiguous after sorting): the drops on one
+    /// square, weakest kind first; and all drops that no defender piece supports and that give
+    /// no check, nearest the king first. Only the first unproven drop of a chain takes part;
+    /// the next waits until it is proven. Such drops share most of their subtrees (the
+    /// attacker usually captures the piece and goes on), so searching them side by side would
+    /// count and explore that work several times; a waiting drop that is already known to
+    /// refute the check still counts.
     #[inline]
     fn evaluate(&self, start: usize, end: usize, or_node: bool) -> (u32, u32, usize, u32) {
         let mut best = start;
         let mut best_delta = INF;
         let mut second = INF;
         let mut sum = 0u32;
-        let mut chain_sq = usize::MAX;
+        let mut chain = NO_CHAIN;
         let mut chain_open = false;
         for (i, c) in self.children[start..end].iter().enumerate() {
             let (cphi, cdelta) = if or_node { (c.dn, c.pn) } else { (c.pn, c.dn) };
-            if !or_node && c.mv.is_drop() {
-                let sq = c.mv.to().index();
-                if sq != chain_sq {
-                    chain_sq = sq;
+            if c.chain != NO_CHAIN {
+                if c.chain != chain {
+                    chain = c.chain;
                     chain_open = false;
                 }
                 if chain_open && cdelta != 0 {
