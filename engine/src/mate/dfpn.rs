@@ -41,9 +41,11 @@ use tt::{DEP_NONE, INF, Record, Table};
 const MAX_CHILDREN: usize = 600;
 
 /// `Child::chain` of a move outside every interposition chain.
-const NO_CHAIN: u8 = 0;
+const NO_CHAIN: u16 = 0;
 /// The chain of the interposing drops that no defender piece supports and that do not check.
-const LOOSE_DROPS: u8 = 82;
+const LOOSE_DROPS: u16 = 82;
+/// Chains of a non-promotion and its promotion start here (one per origin and target).
+const PROMOTION_PAIRS: u16 = 100;
 
 /// Largest proof/disproof number of an unresolved node.
 const NEAR_INF: u32 = INF - 1;
@@ -91,7 +93,7 @@ struct Child {
     len: u16,
     dep: i16,
     /// The interposition chain the move belongs to ([`NO_CHAIN`] for most moves).
-    chain: u8,
+    chain: u16,
 }
 
 /// A node's result as returned to its parent.
@@ -393,14 +395,20 @@ impl Dfpn {
         let mut keys: ArrayVec<u64, MAX_CHILDREN> = ArrayVec::new();
         for &m in &list {
             let captured = captured_kind(pos, m);
-            let chain = if or_node || !m.is_drop() {
+            let chain = if or_node {
+                if promotion_pair(pos, m, &list) {
+                    PROMOTION_PAIRS + (m.from().index() * 81 + m.to().index()) as u16
+                } else {
+                    NO_CHAIN
+                }
+            } else if !m.is_drop() {
                 NO_CHAIN
             } else if (pos.attackers_to(pos.side_to_move(), m.to(), pos.occupied())
                 & !pos.pieces_of(pos.side_to_move(), PieceKind::King))
             .is_nonempty()
                 || pos.gives_check(m)
             {
-                m.to().index() as u8 + 1
+                m.to().index() as u16 + 1
             } else {
                 LOOSE_DROPS
             };
@@ -467,10 +475,14 @@ impl Dfpn {
             }
             self.children[first + i] = c;
         }
-        if !or_node {
+        if or_node {
+            // A promotion before its non-promotion, for `evaluate`'s chains.
+            let start = self.children.len() - list.len();
+            self.children[start..].sort_by_key(|c| (c.chain, !c.mv.is_promotion()));
+        } else {
             // Chains for `evaluate`: each contiguous, nearest the king first, weakest kind first.
             let start = self.children.len() - list.len();
-            let king = pos.king_square(pos.side_to_move()).map_or(0, |k| k.index());
+            let king = pos.king_square(pos.side_to_move()).map_or(0, soppo_core::Square::index);
             self.children[start..].sort_by_key(|c| {
                 if c.chain == NO_CHAIN {
                     return (NO_CHAIN, 0, 0);
@@ -725,6 +737,24 @@ impl Dfpn {
         }
         best.map(|(m, _)| m)
     }
+}
+
+/// Whether `m` is one of a pair of checks that differ only in promotion, for a pawn, bishop
+/// or rook: the promoted piece does everything the unpromoted one does, so the non-promotion
+/// (needed only in rare problems, e.g. against a pawn-drop mate) waits until the promotion
+/// fails.
+fn promotion_pair(pos: &Position, m: Move, checks: &MoveList) -> bool {
+    if m.is_drop() {
+        return false;
+    }
+    let Some(kind) = pos.piece_on(m.from()).map(soppo_core::Piece::kind) else {
+        return false;
+    };
+    if !matches!(kind, PieceKind::Pawn | PieceKind::Bishop | PieceKind::Rook) {
+        return false;
+    }
+    let other = Move::normal(m.from(), m.to(), !m.is_promotion());
+    checks.contains(&other)
 }
 
 /// The place of a dropped kind in an interposition chain: the weaker the piece, the sooner.
