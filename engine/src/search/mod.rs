@@ -6,9 +6,9 @@
 //! declaration; the table; mate in one; reverse futility and null move at non-PV
 //! nodes; the static 3-ply mate gate ([`mate3`]); internal iterative reduction; then the moves
 //! of the staged picker ([`picker`]) with move-count, futility, history and SEE pruning, soppo
-//! pruning in the endgame ([`soppo`]), and late-move reductions. Quiescence searches captures
-//! and promotions (SEE- and delta-pruned), quiet checks at its first ply, and every evasion
-//! when in check.
+//! pruning in the endgame ([`soppo`]), late-move reductions, and a one-ply extension of checks
+//! that do not lose material. Quiescence searches captures and promotions (SEE- and
+//! delta-pruned), quiet checks at its first ply, and every evasion when in check.
 //!
 //! Modules: [`root`] (deepening, aspiration, `MultiPV`, the answer), [`node`] (the
 //! alpha-beta node), [`qsearch`], [`picker`], [`history`], [`see`], [`mate3`], [`soppo`].

@@ -225,8 +225,9 @@ impl Searcher<'_, '_> {
             self.stack[ply].piece_to = Some(pt);
             // A child searched with a null window leaves no line: start it empty.
             self.pv_len[ply + 1] = ply + 1;
+            let extension = i32::from(gives_check && self.extends_check(pos, m, ply));
             pos.do_move(m);
-            let new_depth = depth - 1;
+            let new_depth = depth - 1 + extension;
             let score = if searched == 0 {
                 -self.search::<PV>(pos, new_depth, -beta, -alpha, ply + 1, !PV && !cut_node)
             } else {
@@ -326,5 +327,14 @@ impl Searcher<'_, '_> {
             .tt
             .store(key, best_move, score_to_tt(best, ply), eval, depth, bound);
         best
+    }
+
+    /// Check extension: a check that does not lose material is searched one ply deeper, so
+    /// that a forcing attack is not cut off at the horizon (in shogi most attacks are checks,
+    /// drops included). A check that hangs the checking piece is usually a spite check and is
+    /// not extended. Extensions stop beyond twice the root depth, as in Stockfish, so a long
+    /// series of checks cannot make the search endless.
+    fn extends_check(&self, pos: &Position, m: Move, ply: usize) -> bool {
+        (ply as i32) < 2 * self.root_depth && see_ge(pos, m, 0)
     }
 }
