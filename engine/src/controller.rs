@@ -10,7 +10,7 @@
 
 use crate::bench;
 use crate::mate::{self, MateOutcome, MateProgress};
-use crate::options::Options;
+use crate::options::{InterpositionMethod, Options};
 use crate::search::{
     self, Budget, Decision, Limits, ScoreValue, SearchControl, SearchEvent, SearchInfo, SearchSettings,
 };
@@ -263,6 +263,7 @@ impl<W: Write> Controller<W> {
             let config = mate::MateConfig {
                 hash_mb: usize::try_from(self.options.hash_mb).unwrap_or(usize::MAX),
                 threads: self.options.threads as usize,
+                drop_chains: self.options.interposition_method == InterpositionMethod::Chains,
             };
             std::thread::Builder::new()
                 .name("soppo-mate".into())

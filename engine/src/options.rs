@@ -16,10 +16,12 @@ pub enum SoppoCut {
     Dynamic,
 }
 
-/// How the mate solver treats interpositions (A/B switch for the mate-solver issue).
+/// How the mate solver's df-pn treats interposing drops (an A/B switch).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum InterpositionMethod {
-    SuperPiece,
+    /// Drops on one square, and loose drops, are chained: one searched at a time.
+    Chains,
+    /// Every drop is its own child, searched and counted side by side.
     PerKind,
 }
 
@@ -64,7 +66,7 @@ impl Default for Options {
             soppo_cut: SoppoCut::Off,
             soppo_distance: 5,
             static_mate_eval: true,
-            interposition_method: InterpositionMethod::SuperPiece,
+            interposition_method: InterpositionMethod::Chains,
         }
     }
 }
@@ -84,7 +86,7 @@ const SOPPO: [(&str, SoppoCut); 3] = [
 ];
 
 const INTERPOSITION: [(&str, InterpositionMethod); 2] = [
-    ("SuperPiece", InterpositionMethod::SuperPiece),
+    ("Chains", InterpositionMethod::Chains),
     ("PerKind", InterpositionMethod::PerKind),
 ];
 

@@ -114,6 +114,10 @@ struct TsumeArgs {
     /// Threads: with 2 or more, df-pn runs beside the exact search from the start.
     #[arg(long, value_name = "N", default_value_t = 1)]
     threads: usize,
+    /// df-pn tries every interposing drop side by side instead of in chains (an A/B switch,
+    /// like `setoption name MateInterposition value PerKind`).
+    #[arg(long)]
+    per_kind: bool,
 }
 
 #[derive(Debug, Args)]
@@ -135,6 +139,10 @@ struct MateArgs {
     /// Threads: with 2 or more, df-pn runs beside the exact search from the start.
     #[arg(long, value_name = "N", default_value_t = 1)]
     threads: usize,
+    /// df-pn tries every interposing drop side by side instead of in chains (an A/B switch,
+    /// like `setoption name MateInterposition value PerKind`).
+    #[arg(long)]
+    per_kind: bool,
 }
 
 #[derive(Debug, Args)]
@@ -169,6 +177,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             &MateConfig {
                 hash_mb: args.hash_mb,
                 threads: args.threads,
+                drop_chains: !args.per_kind,
             },
         )?)),
         Command::Mate(args) => {
@@ -180,6 +189,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 &MateConfig {
                     hash_mb: args.hash_mb,
                     threads: args.threads,
+                    drop_chains: !args.per_kind,
                 },
             )?;
             Ok(exit_code(summary.failed == 0))

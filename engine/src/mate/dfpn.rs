@@ -118,6 +118,8 @@ pub struct Dfpn {
     signature: u64,
     /// Whether any path-keyed entry was stored (skips their look-up until one exists).
     rep_stored: bool,
+    /// Whether interposing drops form chains (see `evaluate`).
+    drop_chains: bool,
     /// Children of every node on the current path, one slice per node.
     children: Vec<Child>,
     /// Full key of the position at each depth of the current path.
@@ -164,11 +166,18 @@ impl Dfpn {
             attacker: Color::Black,
             signature: 0,
             rep_stored: false,
+            drop_chains: true,
             children: Vec::with_capacity(1 << 16),
             path_keys: vec![0; MAX_DEPTH + 2],
             path_hashes: vec![0; MAX_DEPTH + 2],
             filter: vec![0; 1 << FILTER_BITS],
         }
+    }
+
+    /// Whether interposing drops form chains (the default), or every drop is searched and
+    /// counted on its own (for A/B measurements). Either way the verdicts are the same.
+    pub fn set_drop_chains(&mut self, on: bool) {
+        self.drop_chains = on;
     }
 
     /// Forgets every stored result.
@@ -401,7 +410,7 @@ impl Dfpn {
                 } else {
                     NO_CHAIN
                 }
-            } else if !m.is_drop() {
+            } else if !m.is_drop() || !self.drop_chains {
                 NO_CHAIN
             } else if (pos.attackers_to(pos.side_to_move(), m.to(), pos.occupied())
                 & !pos.pieces_of(pos.side_to_move(), PieceKind::King))
@@ -464,7 +473,7 @@ impl Dfpn {
                 // YaneuraOu mate sets, and /4 beats /2; counting a square's interposing drops
                 // once took Zuko 99 from 2.0 M to 1.4 M nodes.)
                 pos.do_move(m);
-                c.pn = 1 + effective_replies(pos) / 4;
+                c.pn = 1 + effective_replies(pos, self.drop_chains) / 4;
                 pos.undo_move(m);
             } else {
                 pos.do_move(m);
@@ -758,15 +767,15 @@ fn promotion_pair(pos: &Position, m: Move, checks: &MoveList) -> bool {
     checks.contains(&other)
 }
 
-/// The defender's replies to a check as the search meets them: interposing drops on one square
-/// count once (they form a chain there, see `Dfpn::evaluate`).
-fn effective_replies(pos: &Position) -> u32 {
+/// The defender's replies to a check as the search meets them: with `chains`, interposing
+/// drops on one square count once (they form a chain there, see `Dfpn::evaluate`).
+fn effective_replies(pos: &Position, chains: bool) -> u32 {
     let mut list = MoveList::new();
     generate_evasions::<true>(pos, &mut list);
     let mut drop_squares = Bitboard::EMPTY;
     let mut others = 0;
     for &m in &list {
-        if m.is_drop() {
+        if m.is_drop() && chains {
             drop_squares.set(m.to());
         } else {
             others += 1;

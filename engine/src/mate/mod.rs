@@ -51,6 +51,9 @@ pub struct MateConfig {
     /// With two threads or more, the exact search and df-pn run side by side from the start
     /// (each on its own thread) instead of taking turns.
     pub threads: usize,
+    /// df-pn chains interposing drops (see [`Dfpn::set_drop_chains`]); false tries every
+    /// drop side by side (`MateInterposition PerKind`).
+    pub drop_chains: bool,
 }
 
 impl Default for MateConfig {
@@ -58,6 +61,7 @@ impl Default for MateConfig {
         MateConfig {
             hash_mb: 256,
             threads: 1,
+            drop_chains: true,
         }
     }
 }
@@ -175,6 +179,7 @@ fn solve_side_by_side(
                     std::thread::sleep(Duration::from_millis(1));
                 }
                 let mut dfpn = Dfpn::new(hash_mb);
+                dfpn.set_drop_chains(config.drop_chains);
                 let mut stop = |stats: &DfpnStats| {
                     dfpn_nodes.store(stats.nodes, Ordering::Relaxed);
                     dfpn_stop()
@@ -299,6 +304,7 @@ fn prove(
             .stack_size(DFPN_STACK)
             .spawn_scoped(scope, move || {
                 let mut dfpn = Dfpn::new(hash_mb);
+                dfpn.set_drop_chains(config.drop_chains);
                 let mut last_report = Instant::now();
                 let mut stop = |stats: &DfpnStats| {
                     if last_report.elapsed() >= Duration::from_secs(1) {

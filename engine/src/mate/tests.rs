@@ -156,6 +156,7 @@ fn two_threads_give_the_same_answers() {
     let config = MateConfig {
         hash_mb: 64,
         threads: 2,
+        ..MateConfig::default()
     };
     let run = |sfen: &str, secs: u64| {
         let pos = Position::from_sfen(sfen).unwrap();

@@ -103,6 +103,27 @@ fn mate_line_searches_again_when_results_are_lost() {
 }
 
 #[test]
+fn drop_chains_do_not_change_verdicts() {
+    // Chains only decide the order in which interposing drops are searched: with and without
+    // them the mudaai problems are mates and the perpetual check is not.
+    for chains in [true, false] {
+        let mut d = Dfpn::new(16);
+        d.set_drop_chains(chains);
+        for sfen in [
+            "5pk2/7P1/4+R1+P1+b/8b/6R2/9/9/9/9 b 4g4s4n4l15p 1",
+            "9/6Spk/9/5R1+B1/9/9/9/9/9 b Nrb4g3s3n4l17p 1",
+            "1p4g+b1/3l2gks/4sn2s/3pn1S1g/2pn1pl1l/2n1p1p2/R6g1/KR7/B6L1 b 12p 1",
+        ] {
+            assert_mate(&mut d, sfen, 5_000_000);
+        }
+        assert_eq!(
+            solve(&mut d, "7nk/9/7+R1/9/9/9/9/9/K8 b - 1", 2_000_000),
+            DfpnVerdict::Disproven
+        );
+    }
+}
+
+#[test]
 fn no_checks_is_disproven() {
     let mut d = Dfpn::new(16);
     assert_eq!(
@@ -188,8 +209,10 @@ fn tiny_table_never_lies() {
 
 // ----- measurements (`cargo test --release -p soppo-engine mate::dfpn::tests::measure -- --ignored --nocapture`)
 
+/// Set `DFPN_PER_KIND` to measure without interposition chains.
 fn measure(name: &str, sfen: &str, hash_mb: usize, seconds: u64) {
     let mut d = Dfpn::new(hash_mb);
+    d.set_drop_chains(std::env::var_os("DFPN_PER_KIND").is_none());
     let t = Instant::now();
     let limit = std::time::Duration::from_secs(seconds);
     let v = d.solve(&pos(sfen), u64::MAX, &mut |_| t.elapsed() > limit);
@@ -343,6 +366,7 @@ fn measure_mate11_all() {
         return;
     };
     let mut d = Dfpn::new(256);
+    d.set_drop_chains(std::env::var_os("DFPN_PER_KIND").is_none());
     let t = Instant::now();
     let mut nodes = 0;
     let mut proven = 0;
@@ -388,6 +412,7 @@ fn measure_curated() {
         .collect();
     rows.push((ZUKO_99.to_string(), "117".to_string()));
     let mut d = Dfpn::new(256);
+    d.set_drop_chains(std::env::var_os("DFPN_PER_KIND").is_none());
     let t = Instant::now();
     let (mut proven, mut nodes) = (0, 0);
     for (i, (sfen, len)) in rows.iter().enumerate() {
