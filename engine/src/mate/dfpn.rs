@@ -22,9 +22,12 @@
 //! - Threshold control (after Kishimoto's TCA): a node with a child on the current path
 //!   raises its thresholds above its own proof and disproof numbers on entry, so it does not
 //!   return at once to a parent that would re-enter it with the same thresholds.
-//! - Double counting: at AND nodes the interposing drops on one square share most of their
-//!   subtrees; they form a chain, weakest kind first, in which only the first unproven drop
-//!   is searched and counted (the delayed expansion of KomoringHeights, in our own form).
+//! - Double counting and delayed expansion (after KomoringHeights' idea, in our own form):
+//!   moves that share most of their subtrees form chains in which only the first unresolved
+//!   move is searched and counted. At AND nodes: the interposing drops on one square, weakest
+//!   kind first, and the "loose" drops (supported by no defender piece but the king, giving no
+//!   check), nearest the king first. At OR nodes: a pawn, bishop or rook check without
+//!   promotion after the same move with promotion. See [`Dfpn::set_drop_chains`].
 //! - Proofs carry their length in plies, from which [`Dfpn::mate_line`] walks a mating line.
 
 mod hands;
@@ -42,7 +45,8 @@ const MAX_CHILDREN: usize = 600;
 
 /// `Child::chain` of a move outside every interposition chain.
 const NO_CHAIN: u16 = 0;
-/// The chain of the interposing drops that no defender piece supports and that do not check.
+/// The chain of the interposing drops that no defender piece but the king supports and that
+/// do not check.
 const LOOSE_DROPS: u16 = 82;
 /// Chains of a non-promotion and its promotion start here (one per origin and target).
 const PROMOTION_PAIRS: u16 = 100;
@@ -514,12 +518,13 @@ impl Dfpn {
     /// φ/δ are (pn, dn) at OR nodes and (dn, pn) at AND nodes.
     ///
     /// At AND nodes interposing drops form chains (contiguous after sorting): the drops on one
-    /// square, weakest kind first; and all drops that no defender piece supports and that give
-    /// no check, nearest the king first. Only the first unproven drop of a chain takes part;
-    /// the next waits until it is proven. Such drops share most of their subtrees (the
-    /// attacker usually captures the piece and goes on), so searching them side by side would
-    /// count and explore that work several times; a waiting drop that is already known to
-    /// refute the check still counts.
+    /// square, weakest kind first; and all drops that no defender piece but the king supports
+    /// and that give no check, nearest the king first. Only the first unproven drop of a chain
+    /// takes part; the next waits until it is proven. Such drops share most of their subtrees
+    /// (the attacker usually captures the piece and goes on), so searching them side by side
+    /// would count and explore that work several times; a waiting drop that is already known
+    /// to refute the check still counts. At OR nodes the same rule, with "disproven", chains a
+    /// non-promotion behind its promotion.
     #[inline]
     fn evaluate(&self, start: usize, end: usize, or_node: bool) -> (u32, u32, usize, u32) {
         let mut best = start;
