@@ -375,17 +375,7 @@ impl<W: Write> Controller<W> {
                 self.last_info = Some(info);
             }
             WorkerEvent::MateInfo(id, p) if Some(id) == current => {
-                let ms = p.elapsed.as_millis() as u64;
-                let nps = (p.nodes * 1000).checked_div(ms).unwrap_or(0);
-                // Depth 0 marks df-pn progress, which has no length to show.
-                let depth = (p.depth > 0).then_some(InfoAttr::Depth(p.depth));
-                let attrs = depth.into_iter().chain([
-                    InfoAttr::Nodes(p.nodes),
-                    InfoAttr::Nps(nps),
-                    InfoAttr::Time(p.elapsed),
-                    InfoAttr::HashFull(p.hashfull_permille),
-                ]);
-                self.emit(&EngineMessage::Info(attrs.collect()));
+                self.emit(&mate_info_message(&p));
             }
             WorkerEvent::Search(SearchEvent::Done(id, decision, last)) if Some(id) == current => {
                 self.finished(Answer::Best(decision, last));
@@ -512,6 +502,26 @@ fn is_bare(go: &GoParams) -> bool {
         && go.movetime.is_none()
 }
 
+/// The `info` line of a mate search's progress report.
+fn mate_info_message(p: &MateProgress) -> EngineMessage {
+    let ms = p.elapsed.as_millis() as u64;
+    let nps = (p.nodes * 1000).checked_div(ms).unwrap_or(0);
+    // Depth 0 marks df-pn progress, which has no length to show.
+    let depth = (p.depth > 0).then_some(InfoAttr::Depth(p.depth));
+    let attrs = depth.into_iter().chain([
+        InfoAttr::Nodes(p.nodes),
+        InfoAttr::Nps(nps),
+        InfoAttr::Time(p.elapsed),
+        InfoAttr::HashFull(p.hashfull_permille),
+    ]);
+    // A proven (not yet shortest) line is shown as the current best line.
+    let pv = p
+        .proven_line
+        .as_ref()
+        .map(|line| InfoAttr::Pv(line.iter().map(ToString::to_string).collect()));
+    EngineMessage::Info(attrs.chain(pv).collect())
+}
+
 fn info_message(info: &SearchInfo) -> EngineMessage {
     let score = match info.score {
         ScoreValue::Centipawns(v) => Score::Cp { value: v, bound: None },
@@ -559,4 +569,33 @@ pub fn build_position(start: &PositionStart, moves: &[String]) -> Result<Positio
         pos.do_move(m);
     }
     Ok(pos)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::mate_info_message;
+    use crate::mate::MateProgress;
+    use soppo_core::Move;
+    use std::time::Duration;
+
+    #[test]
+    fn mate_progress_shows_a_proven_line_as_pv() {
+        let mut p = MateProgress {
+            depth: 0,
+            nodes: 5000,
+            elapsed: Duration::from_millis(250),
+            hashfull_permille: 3,
+            proven_line: None,
+        };
+        assert_eq!(
+            mate_info_message(&p).to_string(),
+            "info nodes 5000 nps 20000 time 250 hashfull 3"
+        );
+        p.depth = 7;
+        p.proven_line = Some(["G*5b", "4a5b", "S*4b"].map(|m| Move::from_usi(m).unwrap()).to_vec());
+        assert_eq!(
+            mate_info_message(&p).to_string(),
+            "info depth 7 nodes 5000 nps 20000 time 250 hashfull 3 pv G*5b 4a5b S*4b"
+        );
+    }
 }

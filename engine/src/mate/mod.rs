@@ -38,6 +38,10 @@ pub struct MateProgress {
     pub nodes: u64,
     pub elapsed: Duration,
     pub hashfull_permille: u32,
+    /// A mating line df-pn has proven (legal, all checks, mate at the end; not shown
+    /// shortest), reported once when it is found, so that a GUI can show it while the exact
+    /// search goes on.
+    pub proven_line: Option<Vec<Move>>,
 }
 
 /// Longest mate the exact search looks for.
@@ -72,7 +76,7 @@ pub fn solve(
     pos: &Position,
     time_limit: Option<Duration>,
     control: &SearchControl,
-    progress: impl FnMut(&MateProgress),
+    progress: impl FnMut(&MateProgress) + Send,
 ) -> MateOutcome {
     solve_with(pos, time_limit, &MateConfig::default(), control, progress)
 }
@@ -83,7 +87,7 @@ pub fn solve_with(
     time_limit: Option<Duration>,
     config: &MateConfig,
     control: &SearchControl,
-    mut progress: impl FnMut(&MateProgress),
+    mut progress: impl FnMut(&MateProgress) + Send,
 ) -> MateOutcome {
     let start = Instant::now();
     let deadline = time_limit.map(|t| start + t);
@@ -136,7 +140,18 @@ pub fn solve_with(
         dfpn_done = true;
         match prove(&pos, config, &out_of_time, start, &mut progress, exact.nodes) {
             (DfpnVerdict::Disproven, _) => return MateOutcome::NoMate,
-            (DfpnVerdict::Proven, line) => proof = line,
+            (DfpnVerdict::Proven, line) => {
+                if let Some(line) = &line {
+                    progress(&MateProgress {
+                        depth: 0,
+                        nodes: exact.nodes,
+                        elapsed: start.elapsed(),
+                        hashfull_permille: exact.hashfull_permille(),
+                        proven_line: Some(line.clone()),
+                    });
+                }
+                proof = line;
+            }
             (DfpnVerdict::Unknown, _) if out_of_time() => return MateOutcome::Timeout,
             (DfpnVerdict::Unknown, _) => {}
         }
@@ -154,9 +169,11 @@ fn solve_side_by_side(
     config: &MateConfig,
     control: &SearchControl,
     start: Instant,
-    mut progress: impl FnMut(&MateProgress),
+    progress: impl FnMut(&MateProgress) + Send,
 ) -> MateOutcome {
     let attacker = pos.side_to_move();
+    // Both threads report: the exact search its lengths, df-pn its proven line.
+    let progress = std::sync::Mutex::new(progress);
     let out_of_time = || control.stop_requested() || deadline.is_some_and(|d| Instant::now() >= d);
     let exact_done = AtomicBool::new(false);
     let disproven = AtomicBool::new(false);
@@ -164,6 +181,7 @@ fn solve_side_by_side(
     let hash_mb = (config.hash_mb - config.hash_mb / 4).max(1);
     std::thread::scope(|scope| {
         let (out_of_time, exact_done, disproven, dfpn_nodes) = (&out_of_time, &exact_done, &disproven, &dfpn_nodes);
+        let progress = &progress;
         let dfpn_stop = move || out_of_time() || exact_done.load(Ordering::Relaxed);
         let worker = std::thread::Builder::new()
             .name("soppo-dfpn".into())
@@ -194,6 +212,16 @@ fn solve_side_by_side(
                 } else {
                     None
                 };
+                if let Some(line) = &line {
+                    let mut report = progress.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                    report(&MateProgress {
+                        depth: 0,
+                        nodes: dfpn_nodes.load(Ordering::Relaxed),
+                        elapsed: start.elapsed(),
+                        hashfull_permille: dfpn.stats().hashfull_permille,
+                        proven_line: Some(line.clone()),
+                    });
+                }
                 (verdict, line)
             });
         let mut stop = |_nodes: u64| out_of_time() || disproven.load(Ordering::Relaxed);
@@ -201,6 +229,7 @@ fn solve_side_by_side(
         let mut p = pos.clone();
         let mut next = 1;
         let mut report = |m: &MateProgress| {
+            let mut progress = progress.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
             progress(&MateProgress {
                 nodes: m.nodes + dfpn_nodes.load(Ordering::Relaxed),
                 ..m.clone()
@@ -274,6 +303,7 @@ fn exact_deepening(
             nodes: exact.nodes,
             elapsed: start.elapsed(),
             hashfull_permille: exact.hashfull_permille(),
+            proven_line: None,
         });
         if found {
             return Deepening::Found(l);
@@ -314,6 +344,7 @@ fn prove(
                             nodes: exact_nodes + stats.nodes,
                             elapsed: start.elapsed(),
                             hashfull_permille: stats.hashfull_permille,
+                            proven_line: None,
                         });
                     }
                     out_of_time()
