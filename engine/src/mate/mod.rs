@@ -178,9 +178,11 @@ fn solve_side_by_side(
     let exact_done = AtomicBool::new(false);
     let disproven = AtomicBool::new(false);
     let dfpn_nodes = AtomicU64::new(0);
+    let exact_nodes = AtomicU64::new(0);
     let hash_mb = (config.hash_mb - config.hash_mb / 4).max(1);
     std::thread::scope(|scope| {
         let (out_of_time, exact_done, disproven, dfpn_nodes) = (&out_of_time, &exact_done, &disproven, &dfpn_nodes);
+        let exact_nodes = &exact_nodes;
         let progress = &progress;
         let dfpn_stop = move || out_of_time() || exact_done.load(Ordering::Relaxed);
         let worker = std::thread::Builder::new()
@@ -216,7 +218,7 @@ fn solve_side_by_side(
                     let mut report = progress.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
                     report(&MateProgress {
                         depth: 0,
-                        nodes: dfpn_nodes.load(Ordering::Relaxed),
+                        nodes: dfpn_nodes.load(Ordering::Relaxed) + exact_nodes.load(Ordering::Relaxed),
                         elapsed: start.elapsed(),
                         hashfull_permille: dfpn.stats().hashfull_permille,
                         proven_line: Some(line.clone()),
@@ -224,7 +226,10 @@ fn solve_side_by_side(
                 }
                 (verdict, line)
             });
-        let mut stop = |_nodes: u64| out_of_time() || disproven.load(Ordering::Relaxed);
+        let mut stop = |nodes: u64| {
+            exact_nodes.store(nodes, Ordering::Relaxed);
+            out_of_time() || disproven.load(Ordering::Relaxed)
+        };
         let mut exact = Exact::new(attacker, (config.hash_mb / 4).max(1), &mut stop);
         let mut p = pos.clone();
         let mut next = 1;
