@@ -209,10 +209,15 @@ fn tiny_table_never_lies() {
 
 // ----- measurements (`cargo test --release -p soppo-engine mate::dfpn::tests::measure -- --ignored --nocapture`)
 
-/// Set `DFPN_PER_KIND` to measure without interposition chains.
-fn measure(name: &str, sfen: &str, hash_mb: usize, seconds: u64) {
+/// A prover for the measurements: with `DFPN_PER_KIND` set, without interposition chains.
+fn measuring_prover(hash_mb: usize) -> Dfpn {
     let mut d = Dfpn::new(hash_mb);
     d.set_drop_chains(std::env::var_os("DFPN_PER_KIND").is_none());
+    d
+}
+
+fn measure(name: &str, sfen: &str, hash_mb: usize, seconds: u64) {
+    let mut d = measuring_prover(hash_mb);
     let t = Instant::now();
     let limit = std::time::Duration::from_secs(seconds);
     let v = d.solve(&pos(sfen), u64::MAX, &mut |_| t.elapsed() > limit);
@@ -365,8 +370,7 @@ fn measure_mate11_all() {
     let Some(rows) = sfens("mate11_yaneuraou.tsv", 1000) else {
         return;
     };
-    let mut d = Dfpn::new(256);
-    d.set_drop_chains(std::env::var_os("DFPN_PER_KIND").is_none());
+    let mut d = measuring_prover(256);
     let t = Instant::now();
     let mut nodes = 0;
     let mut proven = 0;
@@ -411,8 +415,7 @@ fn measure_curated() {
         .filter(|(_, len)| len != "1525")
         .collect();
     rows.push((ZUKO_99.to_string(), "117".to_string()));
-    let mut d = Dfpn::new(256);
-    d.set_drop_chains(std::env::var_os("DFPN_PER_KIND").is_none());
+    let mut d = measuring_prover(256);
     let t = Instant::now();
     let (mut proven, mut nodes) = (0, 0);
     for (i, (sfen, len)) in rows.iter().enumerate() {
