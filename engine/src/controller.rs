@@ -435,8 +435,14 @@ impl<W: Write> Controller<W> {
                         line.len()
                     ));
                 }
+                if let MateOutcome::Shortest(line) = &outcome {
+                    self.info_string(&format!(
+                        "shortest mate, {} plies, counting every interposition not shown useless",
+                        line.len()
+                    ));
+                }
                 let result = match outcome {
-                    MateOutcome::Mate(line) | MateOutcome::Proven(line) => {
+                    MateOutcome::Mate(line) | MateOutcome::Shortest(line) | MateOutcome::Proven(line) => {
                         CheckmateResult::Mate(line.iter().map(ToString::to_string).collect())
                     }
                     MateOutcome::NoMate => CheckmateResult::NoMate,

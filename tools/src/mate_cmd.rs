@@ -50,6 +50,20 @@ pub fn verify_mate(pos: &Position, line: &[Move]) -> std::result::Result<(), Str
     soppo_engine::mate::verify::verify(pos, line).map_err(|e| e.to_string())
 }
 
+/// Checks a line the solver showed shortest with df-pn ([`Outcome::Shortest`]): the tsume
+/// verifier, and where showing it exact takes more than the verifier's budget, its moves and
+/// final mate.
+///
+/// # Errors
+/// Why the line is not a correct answer.
+pub fn verify_shortest(pos: &Position, line: &[Move]) -> std::result::Result<(), String> {
+    use soppo_engine::mate::verify::{verify, verify_moves_and_mate};
+    match verify(pos, line) {
+        Err(e) if e.is_stopped() => verify_moves_and_mate(pos, line).map_err(|e| e.to_string()),
+        other => other.map_err(|e| e.to_string()),
+    }
+}
+
 /// Checks that `line` mates under game rules: every move legal, every attacker move a check,
 /// and the final position checkmate (for proven lines that are not shown shortest).
 pub fn verify_mating_line(pos: &Position, line: &[Move]) -> std::result::Result<(), String> {
@@ -166,6 +180,8 @@ pub fn parse_problems(text: &str) -> Vec<std::result::Result<Problem, BadRow>> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Got {
     Mate(u32),
+    /// A long mate shown shortest by df-pn's bounded searches (see `MateOutcome::Shortest`).
+    Shortest(u32),
     /// A proven mating line not shown shortest in the time given.
     Proven(u32),
     BadMate(String),
@@ -178,6 +194,7 @@ impl fmt::Display for Got {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Got::Mate(n) => write!(f, "mate {n}"),
+            Got::Shortest(n) => write!(f, "shortest mate {n} (df-pn)"),
             Got::Proven(n) => write!(f, "proven mate, line of {n} plies not shown shortest"),
             Got::BadMate(why) => write!(f, "unverified mate ({why})"),
             Got::NoMate => f.write_str("nomate"),
@@ -190,12 +207,14 @@ impl fmt::Display for Got {
 /// Whether `got` answers `stated`.
 pub fn passes(stated: Stated, got: &Got) -> bool {
     match (stated, got) {
-        (Stated::Plies(n), Got::Mate(len)) => *len <= n,
-        (Stated::NoMateWithin(n), Got::Mate(len)) => *len > n,
+        (Stated::Plies(n), Got::Mate(len) | Got::Shortest(len)) => *len <= n,
+        (Stated::NoMateWithin(n), Got::Mate(len) | Got::Shortest(len)) => *len > n,
         _ => matches!(
             (stated, got),
-            (Stated::Unknown | Stated::Unstated, Got::Mate(_) | Got::Proven(_))
-                | (Stated::NoMate | Stated::NoMateWithin(_), Got::NoMate | Got::Timeout)
+            (
+                Stated::Unknown | Stated::Unstated,
+                Got::Mate(_) | Got::Shortest(_) | Got::Proven(_)
+            ) | (Stated::NoMate | Stated::NoMateWithin(_), Got::NoMate | Got::Timeout)
         ),
     }
 }
@@ -257,6 +276,7 @@ pub fn run(
                         total_nodes += r.nodes;
                         let answer = match &r.outcome {
                             Outcome::Mate(mv) => format!("mate {}", mv.len()),
+                            Outcome::Shortest(mv) => format!("shortest mate {} (df-pn)", mv.len()),
                             Outcome::Proven(mv) => format!("proven mate, line {} (not shown shortest)", mv.len()),
                             Outcome::NoMate => "nomate".to_string(),
                             Outcome::Timeout => "timeout".to_string(),
@@ -276,6 +296,10 @@ pub fn run(
                                     solved += 1;
                                     Got::Mate(mv.len() as u32)
                                 }
+                                Err(why) => Got::BadMate(why),
+                            },
+                            Outcome::Shortest(mv) => match verify_shortest(&pos, &mv) {
+                                Ok(()) => Got::Shortest(mv.len() as u32),
                                 Err(why) => Got::BadMate(why),
                             },
                             Outcome::Proven(mv) => match verify_mating_line(&pos, &mv) {

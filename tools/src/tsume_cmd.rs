@@ -2,7 +2,7 @@
 //! Japanese notation.
 
 use crate::kif;
-use crate::mate_cmd::{Outcome, SolveResult, millis, solve_position, verify_mate, verify_mating_line};
+use crate::mate_cmd::{Outcome, SolveResult, millis, solve_position, verify_mate, verify_mating_line, verify_shortest};
 use crate::perft_cmd::parse_position;
 use anyhow::Result;
 use soppo_core::Move;
@@ -24,6 +24,18 @@ pub fn run(sfen: &str, time_limit: Option<Duration>, config: &MateConfig) -> Res
             println!("{}", usi_line(&line));
             println!("{}", kif::japanese(&pos, &line).join(" "));
             if let Err(why) = verify_mate(&pos, &line) {
+                println!("warning: the solution does not verify: {why}");
+            }
+            Ok(true)
+        }
+        Outcome::Shortest(line) => {
+            println!(
+                "shortest mate in {} ({ms}, {nodes} nodes), shown by df-pn: every interposition not shown useless is counted",
+                line.len()
+            );
+            println!("{}", usi_line(&line));
+            println!("{}", kif::japanese(&pos, &line).join(" "));
+            if let Err(why) = verify_shortest(&pos, &line) {
                 println!("warning: the solution does not verify: {why}");
             }
             Ok(true)

@@ -29,16 +29,23 @@
 //!   check), nearest the king first. At OR nodes: a pawn, bishop or rook check without
 //!   promotion after the same move with promotion. See [`Dfpn::set_drop_chains`].
 //! - Proofs carry their length in plies, from which [`Dfpn::mate_line`] walks a mating line.
+//! - Length bounds (after KomoringHeights' `MinLength`): a search can ask for mate in at most
+//!   `b` plies. [`Dfpn::shortest_line`] proves, then asks again with the bound two plies
+//!   below the proof's length until that fails, and walks the line with bounded look-ups.
+//!   Bounded searches count evasions as tsume rules do where it is cheap to decide exactly
+//!   (see [`useless_interpositions_removed`]); elsewhere every interposition counts, so
+//!   their length is never below the tsume answer's.
 
 mod hands;
 #[cfg(test)]
 mod tests;
 mod tt;
 
+use super::exact::InterpositionGap;
 use arrayvec::ArrayVec;
 use soppo_core::movegen::{MoveList, generate_checks, generate_evasions, generate_legal};
-use soppo_core::{Bitboard, Color, Hand, Move, PieceKind, Position};
-use tt::{DEP_NONE, INF, Record, Table};
+use soppo_core::{Bitboard, Color, Hand, Move, PieceKind, Position, Square};
+use tt::{DEP_NONE, INF, Record, Table, UNBOUNDED};
 
 /// More than the most moves a position can have (593 with every non-promotion).
 const MAX_CHILDREN: usize = 600;
@@ -84,6 +91,25 @@ pub struct DfpnStats {
     pub hashfull_permille: u32,
 }
 
+/// A line from [`Dfpn::shortest_line`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShortLine {
+    /// Legal, every attacker move a check, mate at the end under tsume rules.
+    pub line: Vec<Move>,
+    /// Whether no shorter mate exists under the bounded searches' counting (see the module
+    /// notes) and the defender's replies are shown longest; false when the search was stopped
+    /// before that was shown.
+    pub shortest: bool,
+    /// The shortest length proven: a mate in at most this many plies exists. Without
+    /// `shortest` the line may be shorter (the defender's replies are not shown longest).
+    pub bound: u16,
+    /// Nodes searched by all the searches it took.
+    pub nodes: u64,
+}
+
+/// How deep [`tsume_mated`] follows interpositions whose capture might mate.
+const USELESS_TEST_DEPTH: u32 = 3;
+
 /// A child in its parent's arena slice: the move and the child's last known result.
 #[derive(Clone, Copy)]
 struct Child {
@@ -94,6 +120,8 @@ struct Child {
     dn: u32,
     /// Proof hand if proven, disproof hand if disproven, else the child's attacker hand.
     hand: Hand,
+    /// Proven: the proof's length. Disproven: the bound it is disproven at ([`UNBOUNDED`]
+    /// for "no mate at any length").
     len: u16,
     dep: i16,
     /// The interposition chain the move belongs to ([`NO_CHAIN`] for most moves).
@@ -122,8 +150,7 @@ pub struct Dfpn {
     signature: u64,
     /// Whether any path-keyed entry was stored (skips their look-up until one exists).
     rep_stored: bool,
-    /// Whether interposing drops form chains (see `evaluate`).
-    drop_chains: bool,
+    settings: Settings,
     /// Children of every node on the current path, one slice per node.
     children: Vec<Child>,
     /// Full key of the position at each depth of the current path.
@@ -132,6 +159,15 @@ pub struct Dfpn {
     path_hashes: Vec<u64>,
     /// Counting filter over `path_keys`: a zero means "not on the path" without a scan.
     filter: Vec<u16>,
+}
+
+/// The prover's switches (for A/B measurements).
+#[derive(Clone, Copy)]
+struct Settings {
+    /// Whether interposing drops form chains (see `Dfpn::evaluate`).
+    drop_chains: bool,
+    /// Whether bounded searches leave out the interpositions they can show useless.
+    useless_filter: bool,
 }
 
 /// splitmix64's finaliser: a cheap, well-mixed 64-bit hash step.
@@ -170,7 +206,10 @@ impl Dfpn {
             attacker: Color::Black,
             signature: 0,
             rep_stored: false,
-            drop_chains: true,
+            settings: Settings {
+                drop_chains: true,
+                useless_filter: true,
+            },
             children: Vec::with_capacity(1 << 16),
             path_keys: vec![0; MAX_DEPTH + 2],
             path_hashes: vec![0; MAX_DEPTH + 2],
@@ -181,7 +220,13 @@ impl Dfpn {
     /// Whether interposing drops form chains (the default), or every drop is searched and
     /// counted on its own (for A/B measurements). Either way the verdicts are the same.
     pub fn set_drop_chains(&mut self, on: bool) {
-        self.drop_chains = on;
+        self.settings.drop_chains = on;
+    }
+
+    /// Whether bounded searches leave out the interpositions they can show useless (the
+    /// default), or count every interposition as game rules do (for measurements).
+    pub fn set_useless_filter(&mut self, on: bool) {
+        self.settings.useless_filter = on;
     }
 
     /// Forgets every stored result.
@@ -244,6 +289,238 @@ impl Dfpn {
         None
     }
 
+    /// The shortest mate from `pos` under the bounded searches' counting (see the module
+    /// notes) and its line. Proves (unless the table already holds a proof), then searches
+    /// for a mate two plies shorter than the last one found until there is none. In the line
+    /// the attacker plays a check proven within the remaining length, and the defender a
+    /// counted reply shown to last longest (the attacker has no mate two plies sooner after
+    /// it). `None` if there is no mate or the search was stopped before a line was walked;
+    /// a stop after some line was found gives that line with `shortest` false.
+    pub fn shortest_line(&mut self, pos: &Position, stop: &mut dyn FnMut(&DfpnStats) -> bool) -> Option<ShortLine> {
+        let mut p = pos.clone();
+        let mut nodes = 0;
+        let mut len = None;
+        for trust_entry in [true, false] {
+            let verdict = self.search_from(&mut p, UNBOUNDED, u64::MAX, stop, trust_entry);
+            nodes += self.nodes;
+            if verdict != DfpnVerdict::Proven {
+                return None;
+            }
+            let probe = self.probe_node(&p, UNBOUNDED);
+            if probe.pn == 0 {
+                len = Some(probe.len);
+                break;
+            }
+        }
+        let mut len = len?;
+        // A line for every length proven, so that a stop leaves the best one found so far.
+        let mut line = self.bounded_line(pos, len, false, stop, &mut nodes)?;
+        let mut shortest = len <= 1;
+        while !shortest {
+            let bound = len - 2;
+            let verdict = self.search_from(&mut p, bound, u64::MAX, stop, true);
+            nodes += self.nodes;
+            log::debug!(
+                "df-pn, mate in at most {bound} plies: {verdict:?} ({} nodes)",
+                self.nodes
+            );
+            match verdict {
+                DfpnVerdict::Proven => {
+                    let probe = self.probe_node(&p, bound);
+                    len = if probe.pn == 0 { probe.len } else { bound };
+                    match self.bounded_line(pos, len, false, stop, &mut nodes) {
+                        Some(shorter) => line = shorter,
+                        None => break,
+                    }
+                    shortest = len <= 1;
+                }
+                DfpnVerdict::Disproven => shortest = true,
+                DfpnVerdict::Unknown => break,
+            }
+        }
+        if shortest && len > 1 {
+            // The length is shown shortest; now the defender's replies are shown longest.
+            match self.bounded_line(pos, len, true, stop, &mut nodes) {
+                Some(exact) => line = exact,
+                None => shortest = false,
+            }
+        }
+        Some(ShortLine {
+            line,
+            shortest,
+            bound: len,
+            nodes,
+        })
+    }
+
+    /// The line of [`Dfpn::shortest_line`] from `pos`, where a mate in at most `len` plies
+    /// is proven. With `longest` the defender's replies are shown to last longest (bounded
+    /// searches that may take long); without, the defender takes the reply with the longest
+    /// stored proof.
+    fn bounded_line(
+        &mut self,
+        pos: &Position,
+        len: u16,
+        longest: bool,
+        stop: &mut dyn FnMut(&DfpnStats) -> bool,
+        nodes: &mut u64,
+    ) -> Option<Vec<Move>> {
+        let mut p = pos.clone();
+        let attacker = p.side_to_move();
+        let mut line = Vec::new();
+        let mut remaining = len;
+        while line.len() < MAX_LINE {
+            let (m, after) = if p.side_to_move() == attacker {
+                if let Some(found) = self.bounded_check(&mut p, remaining) {
+                    found
+                } else {
+                    // Results were lost: search the node again within its bound.
+                    let verdict = self.search_from(&mut p.clone(), remaining, u64::MAX, stop, false);
+                    *nodes += self.nodes;
+                    if verdict != DfpnVerdict::Proven {
+                        return None;
+                    }
+                    self.bounded_check(&mut p, remaining)?
+                }
+            } else {
+                let mut evasions = MoveList::new();
+                generate_legal::<true>(&p, &mut evasions);
+                if self.settings.useless_filter {
+                    useless_interpositions_removed(&mut p, attacker, &mut evasions);
+                }
+                if evasions.is_empty() {
+                    return Some(line);
+                }
+                if longest {
+                    self.longest_reply(&mut p, &evasions, remaining, stop, nodes)?
+                } else {
+                    self.longest_stored_reply(&mut p, &evasions, remaining, stop, nodes)?
+                }
+            };
+            p.do_move(m);
+            line.push(m);
+            remaining = after;
+        }
+        None
+    }
+
+    /// Attacker to move, mate in at most `bound` proven: a check whose reply position is
+    /// proven within `bound - 1`, the shortest stored, with the bound for that position.
+    fn bounded_check(&mut self, p: &mut Position, bound: u16) -> Option<(Move, u16)> {
+        let mut checks = MoveList::new();
+        generate_checks::<true>(p, &mut checks);
+        let attacker = p.side_to_move();
+        let mut best: Option<(Move, u16)> = None;
+        for &m in &checks {
+            p.do_move(m);
+            let mated = if self.settings.useless_filter {
+                tsume_mated(p, attacker, USELESS_TEST_DEPTH)
+            } else {
+                !p.has_evasion()
+            };
+            let len = if mated {
+                Some(0)
+            } else {
+                let probe = self.probe_node(p, bound - 1);
+                (probe.pn == 0).then_some(probe.len)
+            };
+            p.undo_move(m);
+            if let Some(len) = len
+                && best.is_none_or(|(_, b)| len < b)
+            {
+                best = Some((m, len));
+            }
+        }
+        best
+    }
+
+    /// Defender to move, its longest counted defence at most `bound` plies: the counted reply
+    /// (`evasions`) whose stored proof within `bound - 1` is longest, with that proof's length
+    /// (replies without one are searched again).
+    fn longest_stored_reply(
+        &mut self,
+        p: &mut Position,
+        evasions: &MoveList,
+        bound: u16,
+        stop: &mut dyn FnMut(&DfpnStats) -> bool,
+        nodes: &mut u64,
+    ) -> Option<(Move, u16)> {
+        let mut best: Option<(Move, u16)> = None;
+        for &e in evasions {
+            p.do_move(e);
+            let mut probe = self.probe_node(p, bound - 1);
+            if probe.pn != 0 {
+                let verdict = self.search_from(&mut p.clone(), bound - 1, LINE_RESEARCH_NODES, stop, true);
+                *nodes += self.nodes;
+                probe = self.probe_node(p, bound - 1);
+                if verdict != DfpnVerdict::Proven || probe.pn != 0 {
+                    p.undo_move(e);
+                    return None;
+                }
+            }
+            p.undo_move(e);
+            if best.is_none_or(|(_, b)| probe.len > b) {
+                best = Some((e, probe.len));
+            }
+        }
+        best
+    }
+
+    /// Defender to move, its longest counted defence at most `bound` plies: a counted reply
+    /// (`evasions`) of the longest defence, with that defence's length less one (the bound of
+    /// the attacker's position after it). A reply lasts `m` plies when the attacker is not
+    /// shown to mate two plies sooner after it; `m` goes down from `bound` until one does.
+    fn longest_reply(
+        &mut self,
+        p: &mut Position,
+        evasions: &MoveList,
+        bound: u16,
+        stop: &mut dyn FnMut(&DfpnStats) -> bool,
+        nodes: &mut u64,
+    ) -> Option<(Move, u16)> {
+        // Longest stored proof first: the likeliest to last.
+        let mut order: Vec<(u16, Move)> = evasions
+            .iter()
+            .map(|&e| {
+                p.do_move(e);
+                let probe = self.probe_node(p, UNBOUNDED);
+                p.undo_move(e);
+                (if probe.pn == 0 { probe.len } else { UNBOUNDED }, e)
+            })
+            .collect();
+        order.sort_by_key(|&(len, _)| std::cmp::Reverse(len));
+        let mut m = bound;
+        while m >= 2 {
+            if m == 2 {
+                // Every counted reply is mated, and no mate is shorter than one ply.
+                return Some((order[0].1, 1));
+            }
+            for pass in 0..2 {
+                for &(_, e) in &order {
+                    p.do_move(e);
+                    let lasts = if pass == 0 {
+                        let probe = self.probe_node(p, m - 3);
+                        probe.dn == 0
+                    } else {
+                        let verdict = self.search_from(&mut p.clone(), m - 3, u64::MAX, stop, true);
+                        *nodes += self.nodes;
+                        if verdict == DfpnVerdict::Unknown {
+                            p.undo_move(e);
+                            return None;
+                        }
+                        verdict == DfpnVerdict::Disproven
+                    };
+                    p.undo_move(e);
+                    if lasts {
+                        return Some((e, m - 1));
+                    }
+                }
+            }
+            m -= 2;
+        }
+        None
+    }
+
     /// Results needed by `mate_line` were lost (replaced) or never stored for this hand:
     /// searches the node (OR) or its unresolved replies (AND) again. False if one fails.
     fn research_for_line(
@@ -259,14 +536,14 @@ impl Dfpn {
         // The node's own entry may say "proven" while its children's proofs are gone: the
         // re-search must look below it, not stop at that entry.
         let mut proven = |d: &mut Dfpn, p: &Position| {
-            d.search_from(&mut p.clone(), LINE_RESEARCH_NODES, stop, false) == DfpnVerdict::Proven
+            d.search_from(&mut p.clone(), UNBOUNDED, LINE_RESEARCH_NODES, stop, false) == DfpnVerdict::Proven
         };
         let ok = if or_node {
             proven(self, p)
         } else {
             list.iter().all(|&e| {
                 p.do_move(e);
-                let ok = self.probe_node(p).pn == 0 || proven(self, p);
+                let ok = self.probe_node(p, UNBOUNDED).pn == 0 || proven(self, p);
                 p.undo_move(e);
                 ok
             })
@@ -289,7 +566,7 @@ impl Dfpn {
         max_nodes: u64,
         stop: &mut dyn FnMut(&DfpnStats) -> bool,
     ) -> DfpnVerdict {
-        self.search_from(pos, max_nodes, stop, true)
+        self.search_from(pos, UNBOUNDED, max_nodes, stop, true)
     }
 
     /// A search from `pos`; with `trust_entry` false the root's own table entry is not taken
@@ -297,6 +574,7 @@ impl Dfpn {
     fn search_from(
         &mut self,
         pos: &mut Position,
+        bound: u16,
         max_nodes: u64,
         stop: &mut dyn FnMut(&DfpnStats) -> bool,
         trust_entry: bool,
@@ -307,7 +585,7 @@ impl Dfpn {
         self.aborted = false;
         self.set_root_context(pos);
         if trust_entry {
-            let probe = self.probe_node(pos);
+            let probe = self.probe_node(pos, bound);
             if probe.pn == 0 {
                 return DfpnVerdict::Proven;
             }
@@ -322,20 +600,22 @@ impl Dfpn {
         self.path_keys[0] = key;
         self.path_hashes[0] = mix(key ^ 0x5eed);
         self.filter[filter_index(key)] += 1;
-        let r = self.mid(pos, 0, true, INF, INF, stop);
+        let r = self.mid(pos, 0, true, bound, INF, INF, stop);
         self.filter[filter_index(key)] -= 1;
         if r.pn == 0 {
             DfpnVerdict::Proven
-        } else if r.dn == 0 && r.dep == DEP_NONE {
+        } else if r.dn == 0 && r.dep == DEP_NONE && r.len >= bound {
             DfpnVerdict::Disproven
         } else {
             DfpnVerdict::Unknown
         }
     }
 
-    /// The table entry of the node `pos` (attacker's hand, superior/inferior answers).
-    fn probe_node(&self, pos: &Position) -> tt::Probe {
-        self.tt.probe(pos.board_key() ^ self.signature, pos.hand(self.attacker))
+    /// The table entry of the node `pos` (attacker's hand, superior/inferior answers) for
+    /// mate in at most `bound` plies.
+    fn probe_node(&self, pos: &Position, bound: u16) -> tt::Probe {
+        self.tt
+            .probe(pos.board_key() ^ self.signature, pos.hand(self.attacker), bound)
     }
 
     /// At an OR node: if the attacker mates in one, stores the proof and returns its hand.
@@ -356,6 +636,54 @@ impl Dfpn {
         };
         self.tt.store(pos.board_key() ^ self.signature, rec);
         Some(proof)
+    }
+
+    /// An attacker-to-move node searched for mate in one ply: proven when a check mates at
+    /// once, game rules or tsume rules (only useless interpositions left, with the filter on).
+    /// Results that depend on the filter hold for the exact hand.
+    fn one_ply_leaf(&mut self, pos: &mut Position) -> NodeResult {
+        let hand = pos.hand(self.attacker);
+        if let Some(proof) = self.try_mate_in_one(pos) {
+            return NodeResult {
+                pn: 0,
+                dn: INF,
+                hand: proof,
+                len: 1,
+                dep: DEP_NONE,
+            };
+        }
+        let mut mated = false;
+        if self.settings.useless_filter {
+            let mut checks = MoveList::new();
+            generate_checks::<true>(pos, &mut checks);
+            for &m in &checks {
+                pos.do_move(m);
+                mated = InterpositionGap::of(pos).is_some() && tsume_mated(pos, self.attacker, USELESS_TEST_DEPTH);
+                pos.undo_move(m);
+                if mated {
+                    break;
+                }
+            }
+        }
+        if mated {
+            // Stored like a mate in one, for the line walks.
+            let rec = Record {
+                hand,
+                pn: 0,
+                dn: INF,
+                len: 1,
+                dep: DEP_NONE,
+                work: 1,
+            };
+            self.tt.store(pos.board_key() ^ self.signature, rec);
+        }
+        NodeResult {
+            pn: if mated { 0 } else { INF },
+            dn: if mated { INF } else { 0 },
+            hand,
+            len: 1,
+            dep: DEP_NONE,
+        }
     }
 
     // ----- the search ----------------------------------------------------------------------
@@ -390,17 +718,24 @@ impl Dfpn {
         None
     }
 
-    /// Generates the node's children into the arena and looks each up. Returns whether a
-    /// child repeats a position of the current path. Kept out of line so the 2 KB move list
-    /// is not part of every recursion frame.
+    /// Generates the node's children (searched for mate in at most `bound` plies) into the
+    /// arena and looks each up. Returns whether a child repeats a position of the current
+    /// path, and whether useless interpositions were tested (the node's proof or disproof
+    /// then holds for its exact hand only). Kept out of line so the 2 KB move list is not part
+    /// of every recursion frame.
     #[inline(never)]
-    fn expand(&mut self, pos: &mut Position, depth: usize, or_node: bool) -> bool {
+    fn expand(&mut self, pos: &mut Position, depth: usize, or_node: bool, bound: u16) -> (bool, bool) {
         let mut list = MoveList::new();
+        let mut exact_hand = false;
         if or_node {
             generate_checks::<true>(pos, &mut list);
         } else {
             generate_legal::<true>(pos, &mut list);
+            if bound != UNBOUNDED && self.settings.useless_filter {
+                exact_hand = useless_interpositions_removed(pos, self.attacker, &mut list);
+            }
         }
+        let child_bound = child_bound(bound);
         let mut rep_seen = false;
         // First pass: each child's key, repetitions, and a prefetch of its table cluster, so
         // that the look-ups of the second pass find their clusters on the way into the cache.
@@ -414,7 +749,7 @@ impl Dfpn {
                 } else {
                     NO_CHAIN
                 }
-            } else if !m.is_drop() || !self.drop_chains {
+            } else if !m.is_drop() || !self.settings.drop_chains {
                 NO_CHAIN
             } else if (pos.attackers_to(pos.side_to_move(), m.to(), pos.occupied())
                 & !pos.pieces_of(pos.side_to_move(), PieceKind::King))
@@ -440,6 +775,7 @@ impl Dfpn {
             if let Some(i) = self.repetition(pos.key(), depth + 1) {
                 c.pn = INF;
                 c.dn = 0;
+                c.len = UNBOUNDED;
                 c.dep = i as i16;
                 rep_seen = true;
             } else {
@@ -459,11 +795,27 @@ impl Dfpn {
             if c.dep != DEP_NONE {
                 continue;
             }
+            if !or_node && child_bound == 0 {
+                // No mate in 0 plies: a counted evasion outlasts the bound.
+                (c.pn, c.dn, c.len) = (INF, 0, 0);
+                self.children[first + i] = c;
+                continue;
+            }
             let m = c.mv;
-            let p = self.tt.probe(bkey, c.hand);
+            if !or_node && child_bound == 1 {
+                // Settled here rather than by a search of its own (most nodes of a bounded
+                // search are at its horizon).
+                pos.do_move(m);
+                let r = self.one_ply_leaf(pos);
+                pos.undo_move(m);
+                (c.pn, c.dn, c.hand, c.len) = (r.pn, r.dn, r.hand, r.len);
+                self.children[first + i] = c;
+                continue;
+            }
+            let p = self.tt.probe(bkey, c.hand, child_bound);
             let rep = if self.rep_stored && p.pn != 0 && p.dn != 0 {
                 let path = self.child_path_hash(depth, m);
-                self.tt.probe_rep(mix(bkey ^ path), c.hand)
+                self.tt.probe_rep(mix(bkey ^ path), c.hand, child_bound)
             } else {
                 None
             };
@@ -477,7 +829,7 @@ impl Dfpn {
                 // YaneuraOu mate sets, and /4 beats /2; counting a square's interposing drops
                 // once took Zuko 99 from 2.0 M to 1.4 M nodes.)
                 pos.do_move(m);
-                c.pn = 1 + effective_replies(pos, self.drop_chains) / 4;
+                c.pn = 1 + effective_replies(pos, self.settings.drop_chains) / 4;
                 pos.undo_move(m);
             } else {
                 pos.do_move(m);
@@ -506,7 +858,7 @@ impl Dfpn {
                 (c.chain, distance, drop_rank(c.mv.dropped_kind()))
             });
         }
-        rep_seen
+        (rep_seen, exact_hand)
     }
 
     #[inline(always)]
@@ -557,11 +909,13 @@ impl Dfpn {
         (best_delta, sum, best, second)
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn mid(
         &mut self,
         pos: &mut Position,
         depth: usize,
         or_node: bool,
+        bound: u16,
         mut th_phi: u32,
         mut th_delta: u32,
         stop: &mut dyn FnMut(&DfpnStats) -> bool,
@@ -573,12 +927,24 @@ impl Dfpn {
                 pn: INF,
                 dn: 0,
                 hand: pos.hand(self.attacker),
-                len: 0,
+                len: UNBOUNDED,
                 dep: DEP_LIMIT,
             };
         }
+        if or_node && bound == 1 {
+            return self.one_ply_leaf(pos);
+        }
+        if or_node && bound == 0 {
+            return NodeResult {
+                pn: INF,
+                dn: 0,
+                hand: pos.hand(self.attacker),
+                len: 0,
+                dep: DEP_NONE,
+            };
+        }
         let start = self.children.len();
-        let rep_seen = self.expand(pos, depth, or_node);
+        let (rep_seen, exact_hand) = self.expand(pos, depth, or_node, bound);
         let end = self.children.len();
         let mut first = true;
         loop {
@@ -606,13 +972,21 @@ impl Dfpn {
             self.path_keys[depth + 1] = key;
             self.path_hashes[depth + 1] = self.child_path_hash(depth, m);
             self.filter[filter_index(key)] += 1;
-            let r = self.mid(pos, depth + 1, !or_node, child_th_phi, child_th_delta, stop);
+            let r = self.mid(
+                pos,
+                depth + 1,
+                !or_node,
+                child_bound(bound),
+                child_th_phi,
+                child_th_delta,
+                stop,
+            );
             self.filter[filter_index(key)] -= 1;
             pos.undo_move(m);
             let ch = &mut self.children[best];
             (ch.pn, ch.dn, ch.hand, ch.len, ch.dep) = (r.pn, r.dn, r.hand, r.len, r.dep);
         }
-        let r = self.finish(pos, depth, or_node, start, end);
+        let r = self.finish(pos, depth, or_node, start, end, exact_hand);
         self.children.truncate(start);
         let work = u32::try_from(self.nodes - start_nodes + 1).unwrap_or(u32::MAX);
         let key = pos.board_key() ^ self.signature;
@@ -621,7 +995,7 @@ impl Dfpn {
                 hand: r.hand,
                 pn: r.pn,
                 dn: r.dn,
-                len: r.len,
+                len: if r.pn == 0 || r.dn == 0 { r.len } else { bound },
                 dep: DEP_NONE,
                 work,
             };
@@ -633,7 +1007,7 @@ impl Dfpn {
                 hand: exact,
                 pn: r.pn,
                 dn: r.dn,
-                len: 0,
+                len: r.len,
                 dep: r.dep,
                 work,
             };
@@ -643,8 +1017,18 @@ impl Dfpn {
         r
     }
 
-    /// The node's result from its children, with proof/disproof hands and length.
-    fn finish(&self, pos: &Position, depth: usize, or_node: bool, start: usize, end: usize) -> NodeResult {
+    /// The node's result from its children, with proof/disproof hands and length (the
+    /// proof's length, or the bound disproven at). With `exact_hand` (useless interpositions
+    /// were left out) the result holds for the attacker's exact hand only.
+    fn finish(
+        &self,
+        pos: &Position,
+        depth: usize,
+        or_node: bool,
+        start: usize,
+        end: usize,
+        exact_hand: bool,
+    ) -> NodeResult {
         let (phi, delta, _, _) = self.evaluate(start, end, or_node);
         let (pn, dn) = if or_node { (phi, delta) } else { (delta, phi) };
         let kids = &self.children[start..end];
@@ -655,6 +1039,8 @@ impl Dfpn {
                     unreachable!()
                 };
                 (hands::proof_before_attack(c.hand, c.mv, c.captured), c.len + 1)
+            } else if exact_hand {
+                (hand, kids.iter().map(|c| c.len.saturating_add(1)).max().unwrap_or(0))
             } else if kids.is_empty() {
                 (hands::checkmate_proof(pos), 0)
             } else {
@@ -679,20 +1065,24 @@ impl Dfpn {
             };
         }
         if dn == 0 {
-            let (disproof, mut dep) = if or_node {
+            // Lengths: T(OR) = min over checks of 1 + T(child), T(AND) = max over counted
+            // evasions of 1 + T(child); a child disproven at b has T > b.
+            let (disproof, mut dep, len) = if or_node {
                 let mut d = hands::full();
                 let mut dep = DEP_NONE;
+                let mut len = UNBOUNDED;
                 for c in kids {
                     d = hands::min(d, hands::disproof_before_attack(c.hand, c.mv, c.captured));
                     dep = dep.min(c.dep);
+                    len = len.min(c.len);
                 }
-                (hands::drop_kinds_attacker_lacks(d, hand), dep)
+                (hands::drop_kinds_attacker_lacks(d, hand), dep, len.saturating_add(1))
             } else {
-                // Prefer a refutation that does not depend on the path.
-                let Some(c) = kids.iter().filter(|c| c.dn == 0).max_by_key(|c| c.dep) else {
+                // Prefer a refutation that does not depend on the path, then the strongest.
+                let Some(c) = kids.iter().filter(|c| c.dn == 0).max_by_key(|c| (c.dep, c.len)) else {
                     unreachable!()
                 };
-                (c.hand, c.dep)
+                (if exact_hand { hand } else { c.hand }, c.dep, c.len.saturating_add(1))
             };
             debug_assert!(disproof.dominates(hand));
             if dep != DEP_NONE && i32::from(dep) >= depth as i32 {
@@ -703,7 +1093,7 @@ impl Dfpn {
                 pn: INF,
                 dn: 0,
                 hand: disproof,
-                len: 0,
+                len,
                 dep,
             };
         }
@@ -726,7 +1116,7 @@ impl Dfpn {
             let len = if or_node && !p.has_evasion() {
                 Some(0)
             } else {
-                let probe = self.probe_node(p);
+                let probe = self.probe_node(p, UNBOUNDED);
                 (probe.pn == 0).then_some(probe.len)
             };
             p.undo_move(m);
@@ -752,6 +1142,95 @@ impl Dfpn {
         }
         best.map(|(m, _)| m)
     }
+}
+
+/// The bound of a node's children: one ply less ([`UNBOUNDED`] stays unbounded).
+#[inline(always)]
+fn child_bound(bound: u16) -> u16 {
+    if bound == UNBOUNDED {
+        bound
+    } else {
+        bound.saturating_sub(1)
+    }
+}
+
+/// At a defender node of a bounded search: removes from `evasions` the interpositions that
+/// tsume rules do not count, where that can be decided cheaply, and says whether the test
+/// applied.
+///
+/// An interposition is useless when the attacker can capture the piece with a check and then,
+/// without it, hold the defence to the longest other defence `D` or less. A capture that mates
+/// at once without the piece ("mates" again under tsume rules, see [`tsume_mated`]) holds
+/// it to 0, so such interpositions are useless whatever `D` is; and when every evasion
+/// interposes, `D` is 0 and this is the whole test. The other interpositions are counted:
+/// telling whether they are useless needs the exact lengths of the other defences.
+fn useless_interpositions_removed(pos: &mut Position, attacker: Color, evasions: &mut MoveList) -> bool {
+    let Some(gap) = InterpositionGap::of(pos) else {
+        return false;
+    };
+    if !evasions.iter().any(|&e| gap.is_interposition(e)) {
+        return false;
+    }
+    evasions.retain(|e| {
+        if !gap.is_interposition(*e) {
+            return true;
+        }
+        pos.do_move(*e);
+        // One level is used here: an empty list then means `tsume_mated` at full depth.
+        let useless = capture_mates_without_piece(pos, e.to(), attacker, USELESS_TEST_DEPTH - 1);
+        pos.undo_move(*e);
+        !useless
+    });
+    true
+}
+
+/// After an interposition on `sq` (attacker to move): whether a check capturing the piece
+/// there mates under tsume rules even with the piece taken out of the attacker's hand.
+fn capture_mates_without_piece(pos: &mut Position, sq: Square, attacker: Color, depth: u32) -> bool {
+    let mut checks = MoveList::new();
+    generate_checks::<true>(pos, &mut checks);
+    for &c in checks.iter().filter(|c| !c.is_drop() && c.to() == sq) {
+        pos.do_move(c);
+        let Some(captured) = pos.captured_piece() else {
+            pos.undo_move(c);
+            continue;
+        };
+        let kind = captured.kind().unpromote();
+        pos.take_hand_piece(attacker, kind);
+        let mated = tsume_mated(pos, attacker, depth);
+        pos.give_hand_piece(attacker, kind);
+        pos.undo_move(c);
+        if mated {
+            return true;
+        }
+    }
+    false
+}
+
+/// Defender to move, in check: whether no evasion counts under tsume rules, i.e. there is
+/// none, or all interpose and each is useless by [`capture_mates_without_piece`]. Deeper than
+/// `depth` nested interpositions, interpositions count (a longer, never a wrong, answer).
+fn tsume_mated(pos: &mut Position, attacker: Color, depth: u32) -> bool {
+    let mut evasions = MoveList::new();
+    generate_legal::<true>(pos, &mut evasions);
+    if evasions.is_empty() {
+        return true;
+    }
+    if depth == 0 {
+        return false;
+    }
+    let Some(gap) = InterpositionGap::of(pos) else {
+        return false;
+    };
+    evasions.iter().all(|&e| {
+        if !gap.is_interposition(e) {
+            return false;
+        }
+        pos.do_move(e);
+        let useless = capture_mates_without_piece(pos, e.to(), attacker, depth - 1);
+        pos.undo_move(e);
+        useless
+    })
 }
 
 /// Whether `m` is one of a pair of checks that differ only in promotion, for a pawn, bishop

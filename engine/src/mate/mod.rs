@@ -4,6 +4,11 @@
 //! lengths: the first length that holds is the shortest mate, the line takes the longest
 //! counted defence, and useless interpositions are neither counted nor printed. The line is
 //! re-verified ([`verify`]) before it is returned.
+//!
+//! When the exact search needs longer, df-pn ([`dfpn`]) decides whether there is a mate, and
+//! then its length-bounded searches look for the shortest one ([`Dfpn::shortest_line`]). A
+//! shortest line the verifier shows exact is a [`MateOutcome::Mate`]; a longer one (where the
+//! exact check costs as much as the solving) is a [`MateOutcome::Shortest`].
 
 pub mod dfpn;
 pub(crate) mod exact;
@@ -23,6 +28,11 @@ use std::time::{Duration, Instant};
 pub enum MateOutcome {
     /// The tsume answer, verified: shortest mate, longest counted defence.
     Mate(Vec<Move>),
+    /// A mate too long for the exact search, shown shortest by df-pn's bounded searches, with
+    /// the longest defences: legal, all checks, mate under tsume rules at the end. It is the
+    /// tsume answer unless some interposition counted as a defence is useless by the full rule
+    /// (df-pn leaves out those whose capture mates at once; see [`dfpn`]).
+    Shortest(Vec<Move>),
     /// A proven mating line that could not be shown shortest in the time given (df-pn's
     /// line: legal, all checks, checkmate at the end).
     Proven(Vec<Move>),
@@ -136,24 +146,32 @@ pub fn solve_with(
             Deepening::Stopped if dfpn_done => return proof.map_or(MateOutcome::Timeout, MateOutcome::Proven),
             Deepening::Stopped => {}
         }
-        // The exact search needs longer: let df-pn decide whether there is a mate at all.
+        // The exact search needs longer: let df-pn decide whether there is a mate at all, then
+        // look for the shortest one for half the time left.
         dfpn_done = true;
-        match prove(&pos, config, &out_of_time, start, &mut progress, exact.nodes) {
-            (DfpnVerdict::Disproven, _) => return MateOutcome::NoMate,
-            (DfpnVerdict::Proven, line) => {
-                if let Some(line) = &line {
-                    progress(&MateProgress {
-                        depth: 0,
-                        nodes: exact.nodes,
-                        elapsed: start.elapsed(),
-                        hashfull_permille: exact.hashfull_permille(),
-                        proven_line: Some(line.clone()),
-                    });
+        let shorten_until = deadline.map(|d| {
+            let now = Instant::now();
+            now + d.saturating_duration_since(now) / 2
+        });
+        let found = prove(
+            &pos,
+            config,
+            &out_of_time,
+            shorten_until,
+            start,
+            &mut progress,
+            exact.nodes,
+        );
+        match found.verdict {
+            DfpnVerdict::Disproven => return MateOutcome::NoMate,
+            DfpnVerdict::Proven => {
+                if let Some(answer) = found.answer {
+                    return answer;
                 }
-                proof = line;
+                proof = found.line;
             }
-            (DfpnVerdict::Unknown, _) if out_of_time() => return MateOutcome::Timeout,
-            (DfpnVerdict::Unknown, _) => {}
+            DfpnVerdict::Unknown if out_of_time() => return MateOutcome::Timeout,
+            DfpnVerdict::Unknown => {}
         }
         phase_end.set(None);
         exact.resume();
@@ -176,6 +194,7 @@ fn solve_side_by_side(
     let progress = std::sync::Mutex::new(progress);
     let out_of_time = || control.stop_requested() || deadline.is_some_and(|d| Instant::now() >= d);
     let exact_done = AtomicBool::new(false);
+    // df-pn disproved the mate, or found an answer by itself: the exact search can stop.
     let disproven = AtomicBool::new(false);
     let dfpn_nodes = AtomicU64::new(0);
     let exact_nodes = AtomicU64::new(0);
@@ -194,37 +213,29 @@ fn solve_side_by_side(
                 let begun = Instant::now();
                 while begun.elapsed() < DFPN_DELAY {
                     if dfpn_stop() {
-                        return (DfpnVerdict::Unknown, None);
+                        return DfpnAnswer::UNKNOWN;
                     }
                     std::thread::sleep(Duration::from_millis(1));
                 }
-                let mut dfpn = Dfpn::new(hash_mb);
-                dfpn.set_drop_chains(config.drop_chains);
                 let mut stop = |stats: &DfpnStats| {
                     dfpn_nodes.store(stats.nodes, Ordering::Relaxed);
                     dfpn_stop()
                 };
-                let verdict = dfpn.solve(pos, u64::MAX, &mut stop);
-                if verdict == DfpnVerdict::Disproven {
-                    disproven.store(true, Ordering::Relaxed);
-                }
-                let line = if verdict == DfpnVerdict::Proven {
-                    dfpn.mate_line_until(pos, &mut stop)
-                        .filter(|l| verify::verify_mating_line(pos, l).is_ok())
-                } else {
-                    None
-                };
-                if let Some(line) = &line {
+                let mut report = |line: &[Move], stats: &DfpnStats| {
                     let mut report = progress.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
                     report(&MateProgress {
                         depth: 0,
-                        nodes: dfpn_nodes.load(Ordering::Relaxed) + exact_nodes.load(Ordering::Relaxed),
+                        nodes: stats.nodes + exact_nodes.load(Ordering::Relaxed),
                         elapsed: start.elapsed(),
-                        hashfull_permille: dfpn.stats().hashfull_permille,
-                        proven_line: Some(line.clone()),
+                        hashfull_permille: stats.hashfull_permille,
+                        proven_line: Some(line.to_vec()),
                     });
+                };
+                let found = run_dfpn(pos, config, hash_mb, None, &mut stop, &mut report);
+                if found.verdict == DfpnVerdict::Disproven || found.answer.is_some() {
+                    disproven.store(true, Ordering::Relaxed);
                 }
-                (verdict, line)
+                found
             });
         let mut stop = |nodes: u64| {
             exact_nodes.store(nodes, Ordering::Relaxed);
@@ -264,14 +275,20 @@ fn solve_side_by_side(
         if exact_answer.is_some() {
             exact_done.store(true, Ordering::Relaxed);
         }
-        let dfpn_result = worker.ok().and_then(|w| w.join().ok());
+        let found = worker.ok().and_then(|w| w.join().ok()).unwrap_or(DfpnAnswer::UNKNOWN);
         if let Some(answer) = exact_answer {
             return answer;
         }
-        match dfpn_result {
-            Some((DfpnVerdict::Disproven, _)) => MateOutcome::NoMate,
-            Some((DfpnVerdict::Proven, Some(line))) => MateOutcome::Proven(line),
-            _ => MateOutcome::Timeout,
+        match found {
+            DfpnAnswer {
+                answer: Some(answer), ..
+            } => answer,
+            DfpnAnswer {
+                verdict: DfpnVerdict::Disproven,
+                ..
+            } => MateOutcome::NoMate,
+            DfpnAnswer { line: Some(line), .. } => MateOutcome::Proven(line),
+            DfpnAnswer { .. } => MateOutcome::Timeout,
         }
     })
 }
@@ -321,25 +338,138 @@ fn exact_deepening(
     Deepening::Stopped
 }
 
-/// Runs df-pn (on a thread with a deep stack: proofs can be thousands of plies long) and, when
-/// it proves a mate, returns a mating line checked move by move.
+/// What df-pn found.
+struct DfpnAnswer {
+    verdict: DfpnVerdict,
+    /// A mating line checked move by move (not shown shortest).
+    line: Option<Vec<Move>>,
+    /// A final answer from the bounded searches ([`shortest_answer`]).
+    answer: Option<MateOutcome>,
+}
+
+impl DfpnAnswer {
+    const UNKNOWN: DfpnAnswer = DfpnAnswer {
+        verdict: DfpnVerdict::Unknown,
+        line: None,
+        answer: None,
+    };
+}
+
+/// df-pn's part of an answer: decides whether there is a mate; if there is, reports a mating
+/// line (`on_line`) and then, until `stop` returns true or until `shorten_until`, looks for the
+/// shortest mate ([`Dfpn::shortest_line`]).
+fn run_dfpn(
+    pos: &Position,
+    config: &MateConfig,
+    hash_mb: usize,
+    shorten_until: Option<Instant>,
+    stop: &mut dyn FnMut(&DfpnStats) -> bool,
+    on_line: &mut dyn FnMut(&[Move], &DfpnStats),
+) -> DfpnAnswer {
+    let mut dfpn = Dfpn::new(hash_mb);
+    dfpn.set_drop_chains(config.drop_chains);
+    let verdict = dfpn.solve(pos, u64::MAX, stop);
+    if verdict != DfpnVerdict::Proven {
+        return DfpnAnswer {
+            verdict,
+            line: None,
+            answer: None,
+        };
+    }
+    let line = dfpn
+        .mate_line_until(pos, stop)
+        .filter(|l| verify::verify_mating_line(pos, l).is_ok());
+    if let Some(line) = &line {
+        on_line(line, &dfpn.stats());
+    }
+    let mut shorten_stop = |stats: &DfpnStats| stop(stats) || shorten_until.is_some_and(|u| Instant::now() >= u);
+    let Some(short) = dfpn.shortest_line(pos, &mut shorten_stop) else {
+        return DfpnAnswer {
+            verdict,
+            line,
+            answer: None,
+        };
+    };
+    // A line not shown shortest may let the defender give up early (its replies are the
+    // longest stored, not shown longest): df-pn's first line is kept unless there is none.
+    let unshown = (!short.shortest).then(|| short.line.clone());
+    match shortest_answer(pos, short, &mut || shorten_stop(&DfpnStats::default())) {
+        ShortAnswer::Final(answer) => DfpnAnswer {
+            verdict,
+            line,
+            answer: Some(answer),
+        },
+        ShortAnswer::Line(short) => {
+            on_line(&short, &dfpn.stats());
+            DfpnAnswer {
+                verdict,
+                line: Some(short),
+                answer: None,
+            }
+        }
+        ShortAnswer::Nothing => DfpnAnswer {
+            verdict,
+            line: line.or(unshown),
+            answer: None,
+        },
+    }
+}
+
+/// What a line from [`Dfpn::shortest_line`] is worth.
+enum ShortAnswer {
+    /// The answer to print.
+    Final(MateOutcome),
+    /// The shortest mating line under df-pn's counting, not the tsume answer (the verifier
+    /// finds a useless interposition counted as a defence).
+    Line(Vec<Move>),
+    Nothing,
+}
+
+/// A df-pn line shown shortest becomes the answer once it passes the tsume verifier: up to
+/// [`verify::EXACT_CHECK_MAX_PLIES`] plies the verifier shows it exact ([`MateOutcome::Mate`]);
+/// longer, or when showing it exact takes more than the time or budget, its moves and final
+/// mate are checked ([`MateOutcome::Shortest`]). A line the verifier finds not exact (an
+/// interposition it counts is useless by the full rule) is still a mating line.
+fn shortest_answer(pos: &Position, short: dfpn::ShortLine, stop: &mut dyn FnMut() -> bool) -> ShortAnswer {
+    if verify::verify_moves_and_mate(pos, &short.line).is_err() {
+        // Never happens unless there is a bug; the line is not used.
+        log::error!("df-pn's bounded line does not mate");
+        return ShortAnswer::Nothing;
+    }
+    if !short.shortest {
+        return ShortAnswer::Nothing;
+    }
+    match verify::verify_until(pos, &short.line, stop) {
+        Ok(()) if short.line.len() <= verify::EXACT_CHECK_MAX_PLIES => {
+            ShortAnswer::Final(MateOutcome::Mate(short.line))
+        }
+        Ok(()) => ShortAnswer::Final(MateOutcome::Shortest(short.line)),
+        Err(e) if e.is_stopped() => ShortAnswer::Final(MateOutcome::Shortest(short.line)),
+        Err(e) => {
+            log::debug!("df-pn's shortest line is not the tsume answer: {e}");
+            ShortAnswer::Line(short.line)
+        }
+    }
+}
+
+/// Runs [`run_dfpn`] on a thread with a deep stack (proofs can be thousands of plies long),
+/// forwarding its progress.
 fn prove(
     pos: &Position,
     config: &MateConfig,
     out_of_time: &(dyn Fn() -> bool + Sync),
+    shorten_until: Option<Instant>,
     start: Instant,
     progress: &mut impl FnMut(&MateProgress),
     exact_nodes: u64,
-) -> (DfpnVerdict, Option<Vec<Move>>) {
+) -> DfpnAnswer {
     let (tx, rx) = std::sync::mpsc::channel::<MateProgress>();
     let hash_mb = (config.hash_mb - config.hash_mb / 4).max(1);
-    let result = std::thread::scope(|scope| {
+    std::thread::scope(|scope| {
         let worker = std::thread::Builder::new()
             .name("soppo-dfpn".into())
             .stack_size(DFPN_STACK)
             .spawn_scoped(scope, move || {
-                let mut dfpn = Dfpn::new(hash_mb);
-                dfpn.set_drop_chains(config.drop_chains);
                 let mut last_report = Instant::now();
                 let mut stop = |stats: &DfpnStats| {
                     if last_report.elapsed() >= Duration::from_secs(1) {
@@ -354,16 +484,20 @@ fn prove(
                     }
                     out_of_time()
                 };
-                let verdict = dfpn.solve(pos, u64::MAX, &mut stop);
-                let line = if verdict == DfpnVerdict::Proven {
-                    dfpn.mate_line_until(pos, &mut stop)
-                } else {
-                    None
+                let report_tx = tx.clone();
+                let mut on_line = |line: &[Move], stats: &DfpnStats| {
+                    let _ = report_tx.send(MateProgress {
+                        depth: 0,
+                        nodes: exact_nodes + stats.nodes,
+                        elapsed: start.elapsed(),
+                        hashfull_permille: stats.hashfull_permille,
+                        proven_line: Some(line.to_vec()),
+                    });
                 };
-                (verdict, line)
+                run_dfpn(pos, config, hash_mb, shorten_until, &mut stop, &mut on_line)
             });
         let Ok(worker) = worker else {
-            return (DfpnVerdict::Unknown, None);
+            return DfpnAnswer::UNKNOWN;
         };
         // Progress is forwarded from this thread: the caller's callback need not be `Send`.
         while !worker.is_finished() {
@@ -371,15 +505,11 @@ fn prove(
                 progress(&p);
             }
         }
-        worker.join().unwrap_or((DfpnVerdict::Unknown, None))
-    });
-    match result {
-        (DfpnVerdict::Proven, Some(line)) if verify::verify_mating_line(pos, &line).is_ok() => {
-            (DfpnVerdict::Proven, Some(line))
+        while let Ok(p) = rx.try_recv() {
+            progress(&p);
         }
-        (DfpnVerdict::Proven, _) => (DfpnVerdict::Proven, None),
-        other => other,
-    }
+        worker.join().unwrap_or(DfpnAnswer::UNKNOWN)
+    })
 }
 
 /// How long the exact search runs alone before df-pn joins it (two threads).

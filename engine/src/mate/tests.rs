@@ -194,3 +194,21 @@ fn two_threads_give_the_same_answers() {
     assert_eq!(o, MateOutcome::Timeout);
     assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
 }
+
+/// df-pn's part on its own: a YaneuraOu 5-ply sample whose first proof is 5 plies long comes
+/// down to the 3-ply mate, which the verifier shows exact: the answer is a `Mate`.
+#[test]
+fn dfpn_shortest_line_becomes_the_answer() {
+    let sfen = "ln6+P/2sk1G3/p1ppn2pp/5BP2/9/2N6/P1PPPP2P/1SG6/LN1KR+r3 w 2G2L5Pb2s 72";
+    let pos = Position::from_sfen(sfen).unwrap();
+    let mut lines = Vec::new();
+    let found = super::run_dfpn(&pos, &MateConfig::default(), 16, None, &mut |_| false, &mut |l, _| {
+        lines.push(l.len());
+    });
+    assert_eq!(found.verdict, super::DfpnVerdict::Proven);
+    assert_eq!(lines.len(), 1, "df-pn's first line is reported");
+    match found.answer {
+        Some(MateOutcome::Mate(line)) => assert_eq!(line.len(), 3, "{line:?}"),
+        other => panic!("{other:?}"),
+    }
+}

@@ -29,15 +29,33 @@ impl fmt::Display for VerifyError {
 
 impl std::error::Error for VerifyError {}
 
+/// The reason given when the verifier's search was stopped or ran out of budget.
+const STOPPED: &str = "verification was stopped";
+
+impl VerifyError {
+    /// Whether the verifier gave up (budget or stop) rather than found a fault.
+    pub fn is_stopped(&self) -> bool {
+        self.reason == STOPPED
+    }
+}
+
 /// Checks `line` from `root` (attacker to move) as a tsume answer.
 ///
 /// # Errors
 /// The first ply where the line is illegal, not a check, not shortest, not the longest counted
 /// defence, a useless interposition, or does not end in mate; or where the node budget ran out.
 pub fn verify(root: &Position, line: &[Move]) -> Result<(), VerifyError> {
+    verify_until(root, line, &mut || false)
+}
+
+/// [`verify`] that gives up (an error, never a pass) when `stop` returns true.
+///
+/// # Errors
+/// As [`verify`], or "verification was stopped".
+pub fn verify_until(root: &Position, line: &[Move], stop: &mut dyn FnMut() -> bool) -> Result<(), VerifyError> {
     // Showing a line shortest can cost as much as finding it: give up after a budget (an
     // error, never a pass).
-    let mut budget = |nodes: u64| nodes >= VERIFY_NODE_BUDGET;
+    let mut budget = |nodes: u64| nodes >= VERIFY_NODE_BUDGET || stop();
     let mut exact = Exact::new(root.side_to_move(), 64, &mut budget);
     verify_with(&mut exact, root, line)
 }
@@ -61,6 +79,35 @@ pub fn verify_mating_line(root: &Position, line: &[Move]) -> Result<(), VerifyEr
         });
     }
     Ok(())
+}
+
+/// Checks `line` from `root` as a mating line under tsume rules without showing it shortest:
+/// an odd number of plies, every move legal, every attacker move a check, and mate under
+/// tsume rules at the end (no evasion but useless interpositions).
+///
+/// # Errors
+/// The first ply where the line is illegal or not a check, or the end if it is not mate.
+pub fn verify_moves_and_mate(root: &Position, line: &[Move]) -> Result<(), VerifyError> {
+    if line.len().is_multiple_of(2) {
+        return Err(even_length(line.len()));
+    }
+    let mut pos = root.clone();
+    play_checks(&mut pos, line)?;
+    let mut budget = |nodes: u64| nodes >= VERIFY_NODE_BUDGET;
+    let mut exact = Exact::new(root.side_to_move(), 16, &mut budget);
+    if exact.and_node(&mut pos, 0) {
+        Ok(())
+    } else {
+        Err(VerifyError {
+            ply: line.len(),
+            reason: if exact.aborted {
+                STOPPED
+            } else {
+                "the final position is not mate"
+            }
+            .into(),
+        })
+    }
 }
 
 fn even_length(len: usize) -> VerifyError {
@@ -98,6 +145,20 @@ pub const VERIFY_NODE_BUDGET: u64 = 20_000_000;
 pub const EXACT_CHECK_MAX_PLIES: usize = 31;
 
 pub(crate) fn verify_with(exact: &mut Exact<'_>, root: &Position, line: &[Move]) -> Result<(), VerifyError> {
+    // A search cut short by the budget or a stop proves nothing either way.
+    verify_plies(exact, root, line).map_err(|e| {
+        if exact.aborted {
+            VerifyError {
+                ply: e.ply,
+                reason: STOPPED.into(),
+            }
+        } else {
+            e
+        }
+    })
+}
+
+fn verify_plies(exact: &mut Exact<'_>, root: &Position, line: &[Move]) -> Result<(), VerifyError> {
     let fail = |ply: usize, reason: String| Err(VerifyError { ply, reason });
     if line.len().is_multiple_of(2) {
         return Err(even_length(line.len()));
@@ -142,7 +203,7 @@ pub(crate) fn verify_with(exact: &mut Exact<'_>, root: &Position, line: &[Move])
             pos.do_move(m);
         }
         if exact.aborted {
-            return fail(ply, "verification was stopped".into());
+            return fail(ply, STOPPED.into());
         }
     }
     if !exact.and_node(&mut pos, 0) {

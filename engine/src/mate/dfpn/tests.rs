@@ -30,7 +30,8 @@ fn check_line(sfen: &str, line: &[Move]) -> Result<(), String> {
             return Err(format!("ply {i}: {m} is no check"));
         }
     }
-    if p.is_checkmate() {
+    // Checkmate, or (shortest lines) only useless interpositions left.
+    if p.is_checkmate() || super::tsume_mated(&mut p, attacker, super::USELESS_TEST_DEPTH) {
         Ok(())
     } else {
         Err("line does not end in checkmate".into())
@@ -75,7 +76,7 @@ fn line_after_forgetting(sfen: &str) -> Vec<Move> {
     let mut after = root.clone();
     after.do_move(first);
     d.set_root_context(&root);
-    let kept = [&root, &after].map(|p| (p.board_key() ^ d.signature, d.probe_node(p)));
+    let kept = [&root, &after].map(|p| (p.board_key() ^ d.signature, d.probe_node(p, super::tt::UNBOUNDED)));
     d.clear();
     for (key, probe) in kept {
         assert_eq!(probe.pn, 0);
@@ -433,4 +434,189 @@ fn measure_curated() {
         rows.len(),
         t.elapsed().as_secs_f64()
     );
+}
+
+/// `shortest_line` on every `mate_curated.tsv` row but Microcosmos, then Shogi Zuko 99: a
+/// fresh 256 MB table and at most `DFPN_SECONDS` (default 20) per problem. Prints each row's
+/// stated length beside ours, the rows that differ, and the time.
+#[test]
+#[ignore = "measurement: shortest mates on the curated problems"]
+fn measure_shortest_curated() {
+    let Some(dir) = data_dir() else { return };
+    let text = std::fs::read_to_string(dir.join("mate_curated.tsv")).expect("mate_curated.tsv");
+    let mut rows: Vec<(String, String)> = text
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .filter_map(|l| {
+            let mut cols = l.split('\t');
+            Some((cols.next()?.to_string(), cols.next()?.to_string()))
+        })
+        .filter(|(_, len)| len != "1525")
+        .collect();
+    rows.push((ZUKO_99.to_string(), "117".to_string()));
+    let secs: u64 = std::env::var("DFPN_SECONDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20);
+    let mut d = measuring_prover(256);
+    let t = Instant::now();
+    let (mut same, mut shorter, mut longer, mut open) = (0, 0, 0, 0);
+    for (i, (sfen, len)) in rows.iter().enumerate() {
+        d.clear();
+        let t0 = Instant::now();
+        let limit = std::time::Duration::from_secs(secs);
+        let got = d.shortest_line(&pos(sfen), &mut |_| t0.elapsed() > limit);
+        let el = t0.elapsed().as_secs_f64();
+        let stated: usize = len.parse().unwrap_or(0);
+        let Some(s) = &got else {
+            open += 1;
+            println!("row {i}: stated {len}, no line in {el:.2} s");
+            continue;
+        };
+        let check = check_line(sfen, &s.line);
+        let n = s.line.len();
+        let exact = crate::mate::verify::verify(&pos(sfen), &s.line);
+        if exact.is_err() {
+            println!("row {i}: {n}-ply line is not the tsume answer: {exact:?}");
+        }
+        if !s.shortest {
+            open += 1;
+        } else if n == stated {
+            same += 1;
+        } else if n < stated {
+            shorter += 1;
+        } else {
+            longer += 1;
+        }
+        if n != stated || !s.shortest || el > 1.0 || check.is_err() {
+            println!(
+                "row {i}: stated {len}, got {n} (shortest {}), {} nodes, {el:.2} s, line check {check:?}",
+                s.shortest, s.nodes
+            );
+        }
+    }
+    println!(
+        "shortest x{}: {same} as stated, {shorter} shorter, {longer} longer, {open} not shown; {:.2} s",
+        rows.len(),
+        t.elapsed().as_secs_f64()
+    );
+}
+
+#[test]
+#[ignore = "measurement"]
+fn measure_shortest_zuko_99() {
+    let mut d = measuring_prover(1024);
+    let t = Instant::now();
+    let secs: u64 = std::env::var("DFPN_SECONDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(60);
+    let got = d.shortest_line(&pos(ZUKO_99), &mut |_| t.elapsed().as_secs() >= secs);
+    println!(
+        "Zuko 99 shortest: (line, shortest, bound, nodes, check) {:?} in {:.2} s",
+        got.as_ref()
+            .map(|s| (s.line.len(), s.shortest, s.bound, s.nodes, check_line(ZUKO_99, &s.line))),
+        t.elapsed().as_secs_f64()
+    );
+}
+
+/// `shortest_line` against the exact tsume search on `n` rows of `file`: the length must be
+/// shown shortest and never below the exact answer (bounded searches count every
+/// interposition they cannot show useless, so they can only be longer); when the line passes
+/// the exact verifier it must have the exact length. Returns (rows, equal, longer).
+fn shortest_against_exact(file: &str, n: usize) -> Option<(usize, usize, usize)> {
+    let rows = sfens(file, n)?;
+    let (mut equal, mut longer) = (0, 0);
+    for sfen in &rows {
+        let root = pos(sfen);
+        let mut d = Dfpn::new(16);
+        let got = d.shortest_line(&root, &mut |_| false).expect("a mate");
+        assert!(got.shortest, "{sfen}");
+        check_line(sfen, &got.line).unwrap_or_else(|e| panic!("{sfen}: {e}"));
+        let mut never = |_: u64| false;
+        let mut exact = crate::mate::exact::Exact::new(root.side_to_move(), 16, &mut never);
+        let t = exact.shortest(&mut root.clone(), 31).expect("exact answer") as usize;
+        let len = got.line.len();
+        assert!(len >= t, "{sfen}: {len} plies, exact {t}");
+        if len == t {
+            equal += 1;
+        } else {
+            longer += 1;
+        }
+    }
+    Some((rows.len(), equal, longer))
+}
+
+#[test]
+fn shortest_lines_are_never_below_the_tsume_answer() {
+    for file in ["mate5_yaneuraou.tsv", "mate9_yaneuraou.tsv", "mudaai6.tsv"] {
+        if let Some((rows, equal, longer)) = shortest_against_exact(file, 60) {
+            eprintln!("{file}: {rows} rows, {equal} exact length, {longer} longer");
+        }
+    }
+}
+
+#[test]
+#[ignore = "measurement: shortest_line against the exact search on all YaneuraOu samples"]
+fn measure_shortest_against_exact() {
+    for file in [
+        "mate3_yaneuraou.tsv",
+        "mate5_yaneuraou.tsv",
+        "mate7_yaneuraou.tsv",
+        "mate9_yaneuraou.tsv",
+        "mate11_yaneuraou.tsv",
+    ] {
+        if let Some((rows, equal, longer)) = shortest_against_exact(file, usize::MAX) {
+            println!("{file}: {rows} rows, {equal} exact length, {longer} longer");
+        }
+    }
+}
+
+/// A YaneuraOu 5-ply sample with a 3-ply mate, which df-pn's first proof does not find:
+/// `shortest_line` comes down to 3 plies, and the line is the tsume answer.
+#[test]
+fn shortest_line_finds_the_shorter_mate() {
+    let sfen = "ln6+P/2sk1G3/p1ppn2pp/5BP2/9/2N6/P1PPPP2P/1SG6/LN1KR+r3 w 2G2L5Pb2s 72";
+    let mut d = Dfpn::new(16);
+    let got = d.shortest_line(&pos(sfen), &mut |_| false).expect("a mate");
+    assert!(got.shortest);
+    assert_eq!((got.line.len(), got.bound), (3, 3), "{:?}", got.line);
+    crate::mate::verify::verify(&pos(sfen), &got.line).unwrap();
+}
+
+/// The paper's Fig. 2 shape with the rook three files from the king (every drop between is
+/// useless): a mate in one ply for the bounded searches, whose final position still has legal
+/// interpositions. (From eight files away, as in the paper, the nested interpositions go
+/// deeper than the bounded searches look, and they count them: 9 plies.)
+#[test]
+fn shortest_line_does_not_count_useless_interpositions() {
+    let sfen = "k8/9/PPN6/9/9/9/9/9/3R5 b r2b4g4s4n4l16p 1";
+    let mut d = Dfpn::new(16);
+    let got = d.shortest_line(&pos(sfen), &mut |_| false).expect("a mate");
+    assert!(got.shortest);
+    assert_eq!(got.line.iter().map(ToString::to_string).collect::<Vec<_>>(), ["6i6a+"]);
+    crate::mate::verify::verify(&pos(sfen), &got.line).unwrap();
+    // Without the filter every drop counts, and the shortest game-rule mate is longer.
+    let mut counting_all = Dfpn::new(16);
+    counting_all.set_useless_filter(false);
+    let longer = counting_all.shortest_line(&pos(sfen), &mut |_| false).expect("a mate");
+    assert!(longer.line.len() > 1, "{:?}", longer.line);
+}
+
+/// Stopped while it shows Shogi Zuko 99 has no mate shorter than 117 plies (after the proof
+/// and the easy shorter bounds, about 1.7 M nodes): the line proven so far, not marked
+/// shortest, and a bound no shorter than the answer.
+#[test]
+fn stopped_shortest_line_is_not_marked_shortest() {
+    let mut d = Dfpn::new(64);
+    // The stop is polled every `POLL_INTERVAL` nodes: about 4 M nodes in all.
+    let mut polls = 0;
+    let got = d.shortest_line(&pos(ZUKO_99), &mut |_| {
+        polls += 1;
+        polls > 1000
+    });
+    let s = got.expect("a line");
+    assert!(!s.shortest);
+    assert!(s.bound >= 117, "{}", s.bound);
+    check_line(ZUKO_99, &s.line).unwrap();
 }

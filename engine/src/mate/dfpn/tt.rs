@@ -5,6 +5,11 @@
 //! which is what makes superior/inferior look-ups possible: a proven entry answers every hand
 //! that dominates its proof hand, a disproven one every hand dominated by its disproof hand.
 //!
+//! Length bounds: a proven entry's `len` is the length of the proof found, so it answers a
+//! search for "mate in at most `b` plies" only when `len <= b`; a disproven entry's `len` is
+//! the bound it was disproven at ([`UNBOUNDED`] for "no mate at any length"), so it answers
+//! only searches with `b <= len`. Both kinds can be kept for one position at once.
+//!
 //! Path-dependent results (disproofs that rely on a repetition with a node above the one
 //! stored) live in the same table under a different key that mixes in a hash of the path
 //! from the root (`dep` < [`DEP_NONE`] marks them); they only answer the same path.
@@ -22,6 +27,8 @@ pub(super) const CLUSTER: usize = 8;
 pub(super) const DEP_NONE: i16 = i16::MAX;
 /// Proof/disproof number of a resolved node.
 pub(super) const INF: u32 = u32::MAX;
+/// Length bound of an unbounded search, and `len` of a disproof valid at every length.
+pub(super) const UNBOUNDED: u16 = u16::MAX;
 
 #[derive(Clone, Copy, Default)]
 #[repr(C, align(32))]
@@ -34,7 +41,8 @@ struct Entry {
     dn: u32,
     /// Nodes searched below this entry (replacement priority).
     work: u32,
-    /// Plies of the proof found (proven entries).
+    /// Plies of the proof found (proven entries); the bound disproven at (disproven entries);
+    /// the bound searched at (unresolved entries, whose numbers only guide that search).
     len: u16,
     /// `DEP_NONE` for ordinary entries; otherwise a path-keyed repetition-dependent entry.
     dep: i16,
@@ -141,9 +149,10 @@ impl Table {
         let _ = key;
     }
 
-    /// Ordinary look-up of `(key, hand)` with superior/inferior answers.
+    /// Ordinary look-up of `(key, hand)` with superior/inferior answers, for a search for
+    /// mate in at most `bound` plies.
     #[inline]
-    pub fn probe(&self, key: u64, hand: Hand) -> Probe {
+    pub fn probe(&self, key: u64, hand: Hand, bound: u16) -> Probe {
         let tag = Self::tag(key);
         let base = self.cluster(key);
         let mut r = Probe {
@@ -159,7 +168,7 @@ impl Table {
                 continue;
             }
             if e.pn == 0 {
-                if hand.dominates(e.hand) {
+                if e.len <= bound && hand.dominates(e.hand) {
                     return Probe {
                         pn: 0,
                         dn: INF,
@@ -170,7 +179,7 @@ impl Table {
                     };
                 }
             } else if e.dn == 0 {
-                if e.hand.dominates(hand) {
+                if e.len >= bound && e.hand.dominates(hand) {
                     return Probe {
                         pn: INF,
                         dn: 0,
@@ -180,6 +189,8 @@ impl Table {
                         found: true,
                     };
                 }
+            } else if e.len != bound {
+                // Numbers from a search for another length say little about this one.
             } else if e.hand == hand {
                 r.pn = r.pn.max(e.pn);
                 r.dn = r.dn.max(e.dn);
@@ -195,14 +206,15 @@ impl Table {
         r
     }
 
-    /// Look-up of a path-keyed (repetition-dependent) entry: exact key and hand only.
+    /// Look-up of a path-keyed (repetition-dependent) disproof: exact key and hand only, and
+    /// only if it was disproven at `bound` or above.
     #[inline]
-    pub fn probe_rep(&self, key: u64, hand: Hand) -> Option<Probe> {
+    pub fn probe_rep(&self, key: u64, hand: Hand, bound: u16) -> Option<Probe> {
         let tag = Self::tag(key);
         let base = self.cluster(key);
         self.entries[base..base + CLUSTER]
             .iter()
-            .find(|e| e.key == tag && e.dep != DEP_NONE && e.hand == hand)
+            .find(|e| e.key == tag && e.dep != DEP_NONE && e.hand == hand && e.len >= bound)
             .map(|e| Probe {
                 pn: e.pn,
                 dn: e.dn,
@@ -241,7 +253,7 @@ impl Table {
             }
             if dep != DEP_NONE || (pn != 0 && dn != 0) {
                 // Unresolved or path-keyed: update the exact entry in place.
-                if e.hand == hand {
+                if e.hand == hand && e.len == len && (dep != DEP_NONE || !e.is_final()) {
                     *e = Entry {
                         key: tag,
                         hand,
@@ -256,10 +268,13 @@ impl Table {
                 continue;
             }
             let redundant = if pn == 0 {
-                // Subsumed: unresolved with a hand we now prove, or proven with a larger proof hand.
-                (e.pn != 0 && e.dn != 0 && e.hand.dominates(hand)) || (e.pn == 0 && e.hand.dominates(hand))
+                // Subsumed: unresolved with a hand we now prove, or proven with a larger proof
+                // hand and a proof no shorter.
+                (e.pn != 0 && e.dn != 0 && e.hand.dominates(hand))
+                    || (e.pn == 0 && e.len >= len && e.hand.dominates(hand))
             } else {
-                (e.pn != 0 && e.dn != 0 && hand.dominates(e.hand)) || (e.dn == 0 && hand.dominates(e.hand))
+                (e.pn != 0 && e.dn != 0 && hand.dominates(e.hand))
+                    || (e.dn == 0 && e.len <= len && hand.dominates(e.hand))
             };
             if redundant {
                 *e = Entry::default();
