@@ -620,3 +620,18 @@ fn stopped_shortest_line_is_not_marked_shortest() {
     assert!(s.bound >= 117, "{}", s.bound);
     check_line(ZUKO_99, &s.line).unwrap();
 }
+
+/// Shogi Zuko #1 (stated 71; 69 under tsume rules) through `shortest_line`, 256 MB.
+#[test]
+#[ignore = "measurement"]
+fn measure_shortest_zuko_1() {
+    let sfen = "1pG1B4/Gs+P6/pP7/n1ls5/3k5/nL4+r1b/1+p1p+R4/1S7/2N5K b SP2gn2l11p 1";
+    let mut d = measuring_prover(256);
+    let t = Instant::now();
+    let got = d.shortest_line(&pos(sfen), &mut |_| t.elapsed().as_secs() >= 120);
+    println!(
+        "Zuko 1 shortest: (line, shortest, bound, nodes) {:?} in {:.2} s",
+        got.as_ref().map(|s| (s.line.len(), s.shortest, s.bound, s.nodes)),
+        t.elapsed().as_secs_f64()
+    );
+}
