@@ -32,9 +32,9 @@
 //! - Length bounds (after KomoringHeights' `MinLength`): a search can ask for mate in at most
 //!   `b` plies. [`Dfpn::shortest_line`] proves, then asks again with the bound two plies
 //!   below the proof's length until that fails, and walks the line with bounded look-ups.
-//!   Bounded searches count evasions as tsume rules do where it is cheap to decide exactly
-//!   (see [`useless_interpositions_removed`]); elsewhere every interposition counts, so
-//!   their length is never below the tsume answer's.
+//!   Bounded searches leave out the useless interpositions that are cheap to recognise (see
+//!   [`useless_interpositions_removed`]); every other interposition counts, so their length
+//!   is never below the tsume answer's.
 
 mod hands;
 #[cfg(test)]
@@ -1162,8 +1162,10 @@ fn child_bound(bound: u16) -> u16 {
 /// without it, hold the defence to the longest other defence `D` or less. A capture that mates
 /// at once without the piece ("mates" again under tsume rules, see [`tsume_mated`]) holds
 /// it to 0, so such interpositions are useless whatever `D` is; and when every evasion
-/// interposes, `D` is 0 and this is the whole test. The other interpositions are counted:
-/// telling whether they are useless needs the exact lengths of the other defences.
+/// interposes, `D` is 0 and this is the whole test. Otherwise `D` is at least 2, so a capture
+/// after which every reply is mated in one also shows the interposition useless. The other
+/// interpositions are counted: telling whether they are useless needs the exact lengths of the
+/// other defences.
 fn useless_interpositions_removed(pos: &mut Position, attacker: Color, evasions: &mut MoveList) -> bool {
     let Some(gap) = InterpositionGap::of(pos) else {
         return false;
@@ -1171,17 +1173,53 @@ fn useless_interpositions_removed(pos: &mut Position, attacker: Color, evasions:
     if !evasions.iter().any(|&e| gap.is_interposition(e)) {
         return false;
     }
+    // With an evasion that does not interpose, the longest other defence is at least 2 plies
+    // (that evasion, then a mate in one at best), so a capture after which every reply is
+    // mated in one also makes the interposition useless.
+    let others = evasions.iter().any(|&e| !gap.is_interposition(e));
     evasions.retain(|e| {
         if !gap.is_interposition(*e) {
             return true;
         }
         pos.do_move(*e);
         // One level is used here: an empty list then means `tsume_mated` at full depth.
-        let useless = capture_mates_without_piece(pos, e.to(), attacker, USELESS_TEST_DEPTH - 1);
+        let useless = capture_mates_without_piece(pos, e.to(), attacker, USELESS_TEST_DEPTH - 1)
+            || (others && capture_leaves_mate_in_one(pos, e.to(), attacker));
         pos.undo_move(*e);
         !useless
     });
     true
+}
+
+/// After an interposition on `sq` (attacker to move): whether a check capturing the piece
+/// there, with the piece taken out of the attacker's hand, leaves the defender only replies
+/// that are mated in one (a defence of at most 2 plies).
+fn capture_leaves_mate_in_one(pos: &mut Position, sq: Square, attacker: Color) -> bool {
+    let mut checks = MoveList::new();
+    generate_checks::<true>(pos, &mut checks);
+    for &c in checks.iter().filter(|c| !c.is_drop() && c.to() == sq) {
+        pos.do_move(c);
+        let Some(captured) = pos.captured_piece() else {
+            pos.undo_move(c);
+            continue;
+        };
+        let kind = captured.kind().unpromote();
+        pos.take_hand_piece(attacker, kind);
+        let mut replies = MoveList::new();
+        generate_legal::<true>(pos, &mut replies);
+        let short = replies.iter().all(|&r| {
+            pos.do_move(r);
+            let mated = pos.mate_in_one().is_some();
+            pos.undo_move(r);
+            mated
+        });
+        pos.give_hand_piece(attacker, kind);
+        pos.undo_move(c);
+        if short {
+            return true;
+        }
+    }
+    false
 }
 
 /// After an interposition on `sq` (attacker to move): whether a check capturing the piece
