@@ -393,7 +393,11 @@ fn run_dfpn(
     // A line not shown shortest may let the defender give up early (its replies are the
     // longest stored, not shown longest): df-pn's first line is kept unless there is none.
     let unshown = (!short.shortest).then(|| short.line.clone());
-    match shortest_answer(pos, short, &mut || shorten_stop(&DfpnStats::default())) {
+    // Showing a line exact costs about what the exact search would have needed to find it,
+    // and that search has already had its turn: the verifier gets a second at most.
+    let verify_until = Instant::now() + VERIFY_TIME;
+    let mut verify_stop = || shorten_stop(&DfpnStats::default()) || Instant::now() >= verify_until;
+    match shortest_answer(pos, short, &mut verify_stop) {
         ShortAnswer::Final(answer) => DfpnAnswer {
             verdict,
             line,
@@ -511,6 +515,9 @@ fn prove(
         worker.join().unwrap_or(DfpnAnswer::UNKNOWN)
     })
 }
+
+/// Longest the verifier may try to show a df-pn shortest line exact.
+const VERIFY_TIME: Duration = Duration::from_secs(1);
 
 /// How long the exact search runs alone before df-pn joins it (two threads).
 const DFPN_DELAY: Duration = Duration::from_millis(50);
