@@ -1191,10 +1191,15 @@ fn useless_interpositions_removed(pos: &mut Position, attacker: Color, evasions:
     true
 }
 
-/// After an interposition on `sq` (attacker to move): whether a check capturing the piece
-/// there, with the piece taken out of the attacker's hand, leaves the defender only replies
-/// that are mated in one (a defence of at most 2 plies).
-fn capture_leaves_mate_in_one(pos: &mut Position, sq: Square, attacker: Color) -> bool {
+/// After an interposition on `sq` (attacker to move): whether some check capturing the piece
+/// there, with the piece taken out of the attacker's hand, leaves a position (defender to move)
+/// for which `holds` is true. Both useless tests ask this with different `holds`.
+fn some_capture_without_piece(
+    pos: &mut Position,
+    sq: Square,
+    attacker: Color,
+    mut holds: impl FnMut(&mut Position) -> bool,
+) -> bool {
     let mut checks = MoveList::new();
     generate_checks::<true>(pos, &mut checks);
     for &c in checks.iter().filter(|c| !c.is_drop() && c.to() == sq) {
@@ -1205,17 +1210,10 @@ fn capture_leaves_mate_in_one(pos: &mut Position, sq: Square, attacker: Color) -
         };
         let kind = captured.kind().unpromote();
         pos.take_hand_piece(attacker, kind);
-        let mut replies = MoveList::new();
-        generate_legal::<true>(pos, &mut replies);
-        let short = replies.iter().all(|&r| {
-            pos.do_move(r);
-            let mated = pos.mate_in_one().is_some();
-            pos.undo_move(r);
-            mated
-        });
+        let found = holds(pos);
         pos.give_hand_piece(attacker, kind);
         pos.undo_move(c);
-        if short {
+        if found {
             return true;
         }
     }
@@ -1223,26 +1221,25 @@ fn capture_leaves_mate_in_one(pos: &mut Position, sq: Square, attacker: Color) -
 }
 
 /// After an interposition on `sq` (attacker to move): whether a check capturing the piece
+/// there, with the piece taken out of the attacker's hand, leaves the defender only replies
+/// that are mated in one (a defence of at most 2 plies).
+fn capture_leaves_mate_in_one(pos: &mut Position, sq: Square, attacker: Color) -> bool {
+    some_capture_without_piece(pos, sq, attacker, |pos| {
+        let mut replies = MoveList::new();
+        generate_legal::<true>(pos, &mut replies);
+        replies.iter().all(|&r| {
+            pos.do_move(r);
+            let mated = pos.mate_in_one().is_some();
+            pos.undo_move(r);
+            mated
+        })
+    })
+}
+
+/// After an interposition on `sq` (attacker to move): whether a check capturing the piece
 /// there mates under tsume rules even with the piece taken out of the attacker's hand.
 fn capture_mates_without_piece(pos: &mut Position, sq: Square, attacker: Color, depth: u32) -> bool {
-    let mut checks = MoveList::new();
-    generate_checks::<true>(pos, &mut checks);
-    for &c in checks.iter().filter(|c| !c.is_drop() && c.to() == sq) {
-        pos.do_move(c);
-        let Some(captured) = pos.captured_piece() else {
-            pos.undo_move(c);
-            continue;
-        };
-        let kind = captured.kind().unpromote();
-        pos.take_hand_piece(attacker, kind);
-        let mated = tsume_mated(pos, attacker, depth);
-        pos.give_hand_piece(attacker, kind);
-        pos.undo_move(c);
-        if mated {
-            return true;
-        }
-    }
-    false
+    some_capture_without_piece(pos, sq, attacker, |pos| tsume_mated(pos, attacker, depth))
 }
 
 /// Defender to move, in check: whether no evasion counts under tsume rules, i.e. there is

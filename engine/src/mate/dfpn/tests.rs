@@ -398,13 +398,8 @@ fn nps(nodes: u64, secs: f64) -> f64 {
     nodes as f64 / secs
 }
 
-/// Every `mate_curated.tsv` row except Microcosmos, then Shogi Zuko 99: one fresh 256 MB table
-/// per problem and at most 10 M nodes each. Prints the problems proven, the summed nodes and
-/// time, and the rows above a million nodes (the ones that decide the sum).
-#[test]
-#[ignore = "measurement: df-pn nodes on the curated problems"]
-fn measure_curated() {
-    let Some(dir) = data_dir() else { return };
+/// (SFEN, stated length) of every `mate_curated.tsv` row except Microcosmos, then Shogi Zuko 99.
+fn curated_rows(dir: &std::path::Path) -> Vec<(String, String)> {
     let text = std::fs::read_to_string(dir.join("mate_curated.tsv")).expect("mate_curated.tsv");
     let mut rows: Vec<(String, String)> = text
         .lines()
@@ -416,6 +411,17 @@ fn measure_curated() {
         .filter(|(_, len)| len != "1525")
         .collect();
     rows.push((ZUKO_99.to_string(), "117".to_string()));
+    rows
+}
+
+/// Every `mate_curated.tsv` row except Microcosmos, then Shogi Zuko 99: one fresh 256 MB table
+/// per problem and at most 10 M nodes each. Prints the problems proven, the summed nodes and
+/// time, and the rows above a million nodes (the ones that decide the sum).
+#[test]
+#[ignore = "measurement: df-pn nodes on the curated problems"]
+fn measure_curated() {
+    let Some(dir) = data_dir() else { return };
+    let rows = curated_rows(&dir);
     let mut d = measuring_prover(256);
     let t = Instant::now();
     let (mut proven, mut nodes) = (0, 0);
@@ -443,17 +449,7 @@ fn measure_curated() {
 #[ignore = "measurement: shortest mates on the curated problems"]
 fn measure_shortest_curated() {
     let Some(dir) = data_dir() else { return };
-    let text = std::fs::read_to_string(dir.join("mate_curated.tsv")).expect("mate_curated.tsv");
-    let mut rows: Vec<(String, String)> = text
-        .lines()
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .filter_map(|l| {
-            let mut cols = l.split('\t');
-            Some((cols.next()?.to_string(), cols.next()?.to_string()))
-        })
-        .filter(|(_, len)| len != "1525")
-        .collect();
-    rows.push((ZUKO_99.to_string(), "117".to_string()));
+    let rows = curated_rows(&dir);
     let secs: u64 = std::env::var("DFPN_SECONDS")
         .ok()
         .and_then(|s| s.parse().ok())
