@@ -631,3 +631,28 @@ fn measure_shortest_zuko_1() {
         t.elapsed().as_secs_f64()
     );
 }
+
+/// Microcosmos (1525) through `shortest_line`, 1 GB, `DFPN_SECONDS` (default 900); needs
+/// `RUST_MIN_STACK=268435456`. Prints the shortest bound proven when it stops.
+#[test]
+#[ignore = "measurement; needs a large stack: RUST_MIN_STACK=268435456"]
+fn measure_shortest_microcosmos() {
+    let secs: u64 = std::env::var("DFPN_SECONDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(900);
+    let mut d = measuring_prover(1024);
+    let t = Instant::now();
+    let got = d.shortest_line(&pos(MICROCOSMOS), &mut |_| t.elapsed().as_secs() >= secs);
+    println!(
+        "Microcosmos shortest: (line, shortest, bound, nodes, check) {:?} in {:.2} s",
+        got.as_ref().map(|s| (
+            s.line.len(),
+            s.shortest,
+            s.bound,
+            s.nodes,
+            check_line(MICROCOSMOS, &s.line)
+        )),
+        t.elapsed().as_secs_f64()
+    );
+}
