@@ -41,7 +41,7 @@ mod hands;
 mod tests;
 mod tt;
 
-use super::exact::InterpositionGap;
+use super::exact::{InterpositionGap, some_capture_without_piece};
 use arrayvec::ArrayVec;
 use soppo_core::movegen::{MoveList, generate_checks, generate_evasions, generate_legal};
 use soppo_core::{Bitboard, Color, Hand, Move, PieceKind, Position, Square};
@@ -1189,35 +1189,6 @@ fn useless_interpositions_removed(pos: &mut Position, attacker: Color, evasions:
         !useless
     });
     true
-}
-
-/// After an interposition on `sq` (attacker to move): whether some check capturing the piece
-/// there, with the piece taken out of the attacker's hand, leaves a position (defender to move)
-/// for which `holds` is true. Both useless tests ask this with different `holds`.
-fn some_capture_without_piece(
-    pos: &mut Position,
-    sq: Square,
-    attacker: Color,
-    mut holds: impl FnMut(&mut Position) -> bool,
-) -> bool {
-    let mut checks = MoveList::new();
-    generate_checks::<true>(pos, &mut checks);
-    for &c in checks.iter().filter(|c| !c.is_drop() && c.to() == sq) {
-        pos.do_move(c);
-        let Some(captured) = pos.captured_piece() else {
-            pos.undo_move(c);
-            continue;
-        };
-        let kind = captured.kind().unpromote();
-        pos.take_hand_piece(attacker, kind);
-        let found = holds(pos);
-        pos.give_hand_piece(attacker, kind);
-        pos.undo_move(c);
-        if found {
-            return true;
-        }
-    }
-    false
 }
 
 /// After an interposition on `sq` (attacker to move): whether a check capturing the piece

@@ -483,35 +483,20 @@ impl<'a> Exact<'a> {
     /// After an interposition on `sq` (attacker to move): can the attacker capture the
     /// interposed piece with a check and then, without using it, hold the defence to `d`?
     pub(crate) fn is_useless(&mut self, pos: &mut Position, sq: Square, d: i32) -> bool {
-        let mut checks = MoveList::new();
-        generate_checks::<true>(pos, &mut checks);
-        for &c in checks.iter().filter(|c| !c.is_drop() && c.to() == sq) {
-            pos.do_move(c);
-            let Some(captured) = pos.captured_piece() else {
-                pos.undo_move(c);
-                continue;
-            };
-            let kind = captured.kind().unpromote();
-            pos.take_hand_piece(self.attacker, kind);
+        // After a stop `and_node` answers false at once, so the remaining captures cost only
+        // their generation.
+        let attacker = self.attacker;
+        some_capture_without_piece(pos, sq, attacker, |pos| {
             let key = pos.key();
-            let mut ok = false;
             if self.path.contains(&key) {
                 self.repeated = true;
-            } else {
-                self.path.push(key);
-                ok = self.and_node(pos, d);
-                self.path.pop();
-            }
-            pos.give_hand_piece(self.attacker, kind);
-            pos.undo_move(c);
-            if ok {
-                return true;
-            }
-            if self.aborted {
                 return false;
             }
-        }
-        false
+            self.path.push(key);
+            let ok = self.and_node(pos, d);
+            self.path.pop();
+            ok
+        })
     }
 
     /// The shortest mate of at most `max` plies (attacker to move), if any.
@@ -640,4 +625,33 @@ impl<'a> Exact<'a> {
         }
         surplus
     }
+}
+
+/// After an interposition on `sq` (attacker to move): whether some check capturing the piece
+/// there, with the piece taken out of the attacker's hand, leaves a position (defender to move)
+/// for which `holds` is true. Every useless-interposition test asks this with its own `holds`.
+pub(crate) fn some_capture_without_piece(
+    pos: &mut Position,
+    sq: Square,
+    attacker: Color,
+    mut holds: impl FnMut(&mut Position) -> bool,
+) -> bool {
+    let mut checks = MoveList::new();
+    generate_checks::<true>(pos, &mut checks);
+    for &c in checks.iter().filter(|c| !c.is_drop() && c.to() == sq) {
+        pos.do_move(c);
+        let Some(captured) = pos.captured_piece() else {
+            pos.undo_move(c);
+            continue;
+        };
+        let kind = captured.kind().unpromote();
+        pos.take_hand_piece(attacker, kind);
+        let found = holds(pos);
+        pos.give_hand_piece(attacker, kind);
+        pos.undo_move(c);
+        if found {
+            return true;
+        }
+    }
+    false
 }
