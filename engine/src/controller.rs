@@ -264,6 +264,7 @@ impl<W: Write> Controller<W> {
                 hash_mb: usize::try_from(self.options.hash_mb).unwrap_or(usize::MAX),
                 threads: self.options.threads as usize,
                 drop_chains: self.options.interposition_method == InterpositionMethod::Chains,
+                super_piece: self.options.mate_super_piece,
             };
             std::thread::Builder::new()
                 .name("soppo-mate".into())

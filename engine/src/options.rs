@@ -44,6 +44,8 @@ pub struct Options {
     pub soppo_cut: SoppoCut,
     pub soppo_distance: u32,
     pub static_mate_eval: bool,
+    /// The exact mate search treats the drops on one square as one super piece.
+    pub mate_super_piece: bool,
     pub interposition_method: InterpositionMethod,
 }
 
@@ -66,6 +68,7 @@ impl Default for Options {
             soppo_cut: SoppoCut::Off,
             soppo_distance: 5,
             static_mate_eval: true,
+            mate_super_piece: true,
             interposition_method: InterpositionMethod::Chains,
         }
     }
@@ -146,6 +149,7 @@ impl Options {
             spin("SoppoDistance", i64::from(d.soppo_distance), 1, 16),
             check("StaticMateEval", d.static_mate_eval),
             combo("MateInterposition", &INTERPOSITION, d.interposition_method),
+            check("MateSuperPiece", d.mate_super_piece),
         ]
     }
 
@@ -227,6 +231,7 @@ impl Options {
         match name {
             "USI_Ponder" => self.ponder = v,
             "StaticMateEval" => self.static_mate_eval = v,
+            "MateSuperPiece" => self.mate_super_piece = v,
             _ => {}
         }
     }

@@ -118,6 +118,10 @@ struct TsumeArgs {
     /// like `setoption name MateInterposition value PerKind`).
     #[arg(long)]
     per_kind: bool,
+    /// The exact search tries each interposing kind on its own instead of one super piece
+    /// per square (an A/B switch, like `setoption name MateSuperPiece value false`).
+    #[arg(long)]
+    no_super_piece: bool,
 }
 
 #[derive(Debug, Args)]
@@ -143,6 +147,10 @@ struct MateArgs {
     /// like `setoption name MateInterposition value PerKind`).
     #[arg(long)]
     per_kind: bool,
+    /// The exact search tries each interposing kind on its own instead of one super piece
+    /// per square (an A/B switch, like `setoption name MateSuperPiece value false`).
+    #[arg(long)]
+    no_super_piece: bool,
 }
 
 #[derive(Debug, Args)]
@@ -178,6 +186,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 hash_mb: args.hash_mb,
                 threads: args.threads,
                 drop_chains: !args.per_kind,
+                super_piece: !args.no_super_piece,
             },
         )?)),
         Command::Mate(args) => {
@@ -190,6 +199,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     hash_mb: args.hash_mb,
                     threads: args.threads,
                     drop_chains: !args.per_kind,
+                    super_piece: !args.no_super_piece,
                 },
             )?;
             Ok(exit_code(summary.failed == 0))

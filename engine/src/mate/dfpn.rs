@@ -38,7 +38,7 @@
 
 mod hands;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 mod tt;
 
 use super::exact::{InterpositionGap, some_capture_without_piece};

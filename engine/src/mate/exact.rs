@@ -20,9 +20,9 @@
 //! attacker's hand under this rule. A spare piece can shorten the other defences, lower `D`, and
 //! so make an interposition count that was useless before.
 
-use soppo_core::attacks::between;
+use soppo_core::attacks::{attacks, between, king_attacks};
 use soppo_core::movegen::{MoveList, count_legal, generate_checks, generate_legal};
-use soppo_core::{Bitboard, Color, Move, Position, Square};
+use soppo_core::{Bitboard, Color, Move, Piece, PieceKind, Position, Square};
 
 /// A bound meaning "at any length".
 const UNBOUNDED: i32 = i32::MAX;
@@ -210,7 +210,66 @@ impl InterpositionGap {
     }
 }
 
+/// A set of the kinds an interposed super piece may still be: bit `i` stands for
+/// `PieceKind::HAND[i]`. Outside a super-piece search there is a single "kind", bit 0 ([`ONE`]),
+/// so the same set arithmetic serves both: a search answers with the set of kinds for which its
+/// claim holds.
+type Kinds = u8;
+
+/// The one kind of an ordinary (concrete) search.
+const ONE: Kinds = 1;
+
+fn kind_bit(kind: PieceKind) -> Kinds {
+    let i = PieceKind::HAND.iter().position(|&k| k == kind).unwrap_or(0);
+    1 << i
+}
+
+/// The kinds of a set with their bit numbers, lowest first.
+fn kinds_of(set: Kinds) -> impl Iterator<Item = (usize, PieceKind)> {
+    (0..7)
+        .filter(move |i| set & (1 << i) != 0)
+        .map(|i| (i, PieceKind::HAND[i]))
+}
+
+/// Where the super piece is. It stays a super piece only while nothing depends on its kind:
+/// unmoved on the square it was dropped on, in the attacker's hand after a capture, or out of
+/// play after the capture of a useless-interposition test.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum SuperAt {
+    Board(Square),
+    AttackerHand,
+    Gone,
+}
+
+/// The super piece of Kitamura, Handa and Oshita: one interposed piece standing for every kind
+/// in the search's domain. The position holds it as `shown`. The real position for a kind `k`
+/// has `k` in its place (on its square, or in the attacker's hand instead of `shown`) and one
+/// `k` fewer in the defender's hand: the position keeps the defender's count from before the
+/// drop.
+///
+/// Where a move depends on the kind (the super piece moves, the attacker drops it, or a pawn
+/// drop it might capture could be mate), each kind is searched on its real position from there
+/// ([`Exact::per_kind`]). That is the paper's "re-search the kinds whose powers were removed",
+/// done where the power is used, so every answer is exact for every kind.
+#[derive(Clone, Copy)]
+struct Super {
+    at: SuperAt,
+    shown: PieceKind,
+}
+
+/// How an attacker's check is searched under a super piece.
+enum CheckUse {
+    /// The same move for every kind.
+    Plain,
+    /// Its legality depends on the kind: each kind on its real position.
+    PerKind,
+    /// It drops the super piece: searched per kind separately.
+    Skip,
+}
+
 /// The exact tsume-rule search. `stop` is polled every 1024 nodes.
+// Its flags are independent (stop state, two result qualifiers, a setting), not a state machine.
+#[allow(clippy::struct_excessive_bools)]
 pub(crate) struct Exact<'a> {
     stop: &'a mut dyn FnMut(u64) -> bool,
     pub nodes: u64,
@@ -223,6 +282,14 @@ pub(crate) struct Exact<'a> {
     table: Table,
     path: Vec<u64>,
     attacker: Color,
+    /// Whether drops on one square are searched together as a super piece.
+    super_piece: bool,
+    /// The super piece on the current path, if any.
+    sup: Option<Super>,
+    /// The kinds the current node is searched for ([`ONE`] without a super piece).
+    domain: Kinds,
+    /// `sup` and `domain` of the nodes above, restored by [`Exact::leave`].
+    saved: Vec<(Option<Super>, Kinds)>,
 }
 
 impl<'a> Exact<'a> {
@@ -236,7 +303,17 @@ impl<'a> Exact<'a> {
             table: Table::new(hash_mb),
             path: Vec::new(),
             attacker,
+            super_piece: true,
+            sup: None,
+            domain: ONE,
+            saved: Vec::new(),
         }
+    }
+
+    /// Searches the drops on one square together as a super piece (the default) or each kind
+    /// on its own (`MateSuperPiece false`, for comparison). Answers are the same either way.
+    pub(crate) fn set_super_piece(&mut self, on: bool) {
+        self.super_piece = on;
     }
 
     /// Lets a stopped search go on (results stored before the stop are all sound).
@@ -245,6 +322,9 @@ impl<'a> Exact<'a> {
         self.cut_off = false;
         self.repeated = false;
         self.path.clear();
+        self.saved.clear();
+        self.sup = None;
+        self.domain = ONE;
     }
 
     /// Whether a failure of the last top-level query may be due to its bound.
@@ -279,12 +359,44 @@ impl<'a> Exact<'a> {
         self.table.update(key, bound, holds);
     }
 
-    /// Plays `m` and pushes the new key; `false` (nothing played) when that repeats the path.
-    fn enter(&mut self, pos: &mut Position, m: Move) -> bool {
-        pos.do_move(m);
+    /// The table and path key of the current node: the position's key, or under a super piece
+    /// that key mixed with where the piece is and the kinds searched for (a table entry then
+    /// speaks for all of them).
+    fn node_key(&self, pos: &Position) -> u64 {
         let key = pos.key();
+        let Some(s) = self.sup else {
+            return key;
+        };
+        let (tag, sq) = match s.at {
+            SuperAt::Board(q) => (1u64, q.index() as u64),
+            SuperAt::AttackerHand => (2, 0),
+            SuperAt::Gone => (3, 0),
+        };
+        let salt = u64::from(self.domain) | tag << 8 | sq << 16 | (s.shown.index() as u64) << 24;
+        // splitmix64's finaliser; the key's low bit (the side to move) is kept.
+        let mut z = salt.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        key ^ (z & !1)
+    }
+
+    /// Plays `m` for the kinds in `label` and pushes the new key; `false` (nothing played)
+    /// when that repeats the path.
+    fn enter_with(&mut self, pos: &mut Position, m: Move, label: Kinds) -> bool {
+        self.saved.push((self.sup, self.domain));
+        if let Some(s) = self.sup.as_mut()
+            && !m.is_drop()
+            && s.at == SuperAt::Board(m.to())
+        {
+            s.at = SuperAt::AttackerHand;
+        }
+        self.domain = label;
+        pos.do_move(m);
+        let key = self.node_key(pos);
         if self.path.contains(&key) {
             pos.undo_move(m);
+            self.restore();
             self.repeated = true;
             return false;
         }
@@ -292,36 +404,153 @@ impl<'a> Exact<'a> {
         true
     }
 
+    fn enter(&mut self, pos: &mut Position, m: Move) -> bool {
+        self.enter_with(pos, m, self.domain)
+    }
+
     fn leave(&mut self, pos: &mut Position, m: Move) {
         self.path.pop();
         pos.undo_move(m);
+        self.restore();
+    }
+
+    fn restore(&mut self) {
+        if let Some((sup, domain)) = self.saved.pop() {
+            self.sup = sup;
+            self.domain = domain;
+        }
+    }
+
+    /// Turns the super piece into the real `kind` (`real`) or back into its stand-in.
+    fn materialize(&self, pos: &mut Position, s: Super, kind: PieceKind, real: bool) {
+        let (attacker, defender) = (self.attacker, !self.attacker);
+        if real {
+            match s.at {
+                SuperAt::Board(q) => pos.replace_piece(q, Piece::new(defender, kind)),
+                SuperAt::AttackerHand => {
+                    pos.take_hand_piece(attacker, s.shown);
+                    pos.give_hand_piece(attacker, kind);
+                }
+                SuperAt::Gone => {}
+            }
+            pos.take_hand_piece(defender, kind);
+        } else {
+            pos.give_hand_piece(defender, kind);
+            match s.at {
+                SuperAt::Board(q) => pos.replace_piece(q, Piece::new(defender, s.shown)),
+                SuperAt::AttackerHand => {
+                    pos.take_hand_piece(attacker, kind);
+                    pos.give_hand_piece(attacker, s.shown);
+                }
+                SuperAt::Gone => {}
+            }
+        }
+    }
+
+    /// The kinds of `kinds` for which `holds` is true, each asked on its real position by an
+    /// ordinary search. With `all_or_none` it stops at the first kind that fails and answers
+    /// nothing.
+    fn per_kind(
+        &mut self,
+        pos: &mut Position,
+        kinds: Kinds,
+        all_or_none: bool,
+        mut holds: impl FnMut(&mut Self, &mut Position, PieceKind) -> bool,
+    ) -> Kinds {
+        let Some(s) = self.sup else {
+            return 0;
+        };
+        let domain = self.domain;
+        let mut out = 0;
+        for (i, kind) in kinds_of(kinds) {
+            self.materialize(pos, s, kind, true);
+            self.sup = None;
+            self.domain = ONE;
+            let ok = holds(self, pos, kind);
+            self.sup = Some(s);
+            self.domain = domain;
+            self.materialize(pos, s, kind, false);
+            if ok {
+                out |= 1 << i;
+            } else if all_or_none {
+                return 0;
+            }
+            if self.aborted {
+                break;
+            }
+        }
+        out
     }
 
     /// Attacker to move: is there a mate in at most `l` plies?
     pub(crate) fn or_node(&mut self, pos: &mut Position, l: i32) -> bool {
+        debug_assert!(self.sup.is_none());
+        self.or_kinds(pos, l) == ONE
+    }
+
+    /// Defender to move, in check: is the longest counted defence at most `m` plies?
+    pub(crate) fn and_node(&mut self, pos: &mut Position, m: i32) -> bool {
+        debug_assert!(self.sup.is_none());
+        self.and_kinds(pos, m) == ONE
+    }
+
+    /// The kinds for which the attacker mates in at most `l` plies.
+    fn or_kinds(&mut self, pos: &mut Position, l: i32) -> Kinds {
+        let all = self.domain;
         if l < 1 {
             self.cut_off = true;
-            return false;
+            return 0;
         }
         if self.tick() {
-            return false;
+            return 0;
         }
-        let key = pos.key();
+        let key = self.node_key(pos);
         if let Some(known) = self.lookup(key, l) {
             if !known && self.table.get(key).is_some_and(|b| b.fails_up_to != UNBOUNDED) {
                 self.cut_off = true;
             }
-            return known;
+            return if known { all } else { 0 };
         }
-        if pos.mate_in_one().is_some() {
+        let sup = self.sup;
+        // The attacker's own moves may depend on the kind: where a kind of the super piece
+        // could check the attacker's king, pin a piece to it or guard a square next to it,
+        // each kind is searched on its real position.
+        if let Some(Super {
+            at: SuperAt::Board(q),
+            shown,
+        }) = sup
+            && let Some(own_king) = pos.king_square(self.attacker)
+        {
+            let near = Bitboard::from_square(own_king) | king_attacks(own_king);
+            let reaches = |k: PieceKind| (attacks(!self.attacker, k, q, Bitboard::EMPTY) & near).is_nonempty();
+            if reaches(shown) || kinds_of(all).any(|(_, k)| reaches(k)) {
+                return self.per_kind(pos, all, false, |s, pos, _| s.or_node(pos, l));
+            }
+        }
+        if self.mates_in_one(pos) {
             self.store(key, 1, true);
-            return true;
+            return all;
+        }
+        // Under a super piece, a mate in one the stand-in can answer may still mate some kinds,
+        // and a bound of one ply leaves nothing to share: each kind is asked on its real
+        // position, where the fast mate-in-one routine applies.
+        let mut found: Kinds = 0;
+        if sup.is_some() {
+            if l == 1 {
+                return self.per_kind(pos, all, false, |s, pos, _| s.or_node(pos, 1));
+            }
+            found = self.per_kind(pos, all, false, |_, pos, _| pos.mate_in_one().is_some());
+            if found == all {
+                self.store(key, 1, true);
+                return all;
+            }
         }
         let mut checks = MoveList::new();
         generate_checks::<true>(pos, &mut checks);
-        if checks.is_empty() {
+        let super_drops = self.super_only_drops(pos);
+        if checks.is_empty() && super_drops == 0 {
             self.store(key, UNBOUNDED, false);
-            return false;
+            return 0;
         }
         let (cut_before, rep_before) = (self.cut_off, self.repeated);
         self.cut_off = false;
@@ -347,24 +576,64 @@ impl<'a> Exact<'a> {
         if l == 1 {
             self.cut_off = true;
         }
-        let mut found = false;
         for &(_, m) in &order {
-            if !self.enter(pos, m) {
-                continue;
-            }
-            let ok = (l > 1 || InterpositionGap::of(pos).is_some()) && self.and_node(pos, l - 1);
-            self.leave(pos, m);
-            if ok {
-                found = true;
+            let want = all & !found;
+            let got = match self.check_use(pos, m) {
+                CheckUse::Skip => 0,
+                CheckUse::PerKind => self.per_kind(pos, want, false, |s, pos, _| {
+                    if !pos.is_legal(m) || !s.enter(pos, m) {
+                        return false;
+                    }
+                    let ok = s.and_node(pos, l - 1);
+                    s.leave(pos, m);
+                    ok
+                }),
+                CheckUse::Plain => {
+                    if !self.enter_with(pos, m, want) {
+                        continue;
+                    }
+                    let ok = if l > 1 || sup.is_some() || InterpositionGap::of(pos).is_some() {
+                        self.and_kinds(pos, l - 1)
+                    } else {
+                        0
+                    };
+                    self.leave(pos, m);
+                    ok
+                }
+            };
+            found |= got;
+            if found == all {
                 break;
             }
             if self.aborted {
-                return false;
+                return 0;
             }
         }
-        if found {
+        // The attacker drops the super piece itself: a move that exists for one kind only.
+        let rest = super_drops & !found;
+        if rest != 0 && !self.aborted {
+            found |= self.per_kind(pos, rest, false, |s, pos, kind| {
+                let mut checks = MoveList::new();
+                generate_checks::<true>(pos, &mut checks);
+                for &m in checks.iter().filter(|m| m.is_drop() && m.dropped_kind() == kind) {
+                    if !s.enter(pos, m) {
+                        continue;
+                    }
+                    let ok = s.and_node(pos, l - 1);
+                    s.leave(pos, m);
+                    if ok {
+                        return true;
+                    }
+                    if s.aborted {
+                        break;
+                    }
+                }
+                false
+            });
+        }
+        if found == all {
             self.store(key, l, true);
-        } else if !self.repeated && !self.aborted {
+        } else if found == 0 && !self.repeated && !self.aborted {
             self.store(key, if self.cut_off { l } else { UNBOUNDED }, false);
         }
         self.cut_off |= cut_before;
@@ -372,23 +641,144 @@ impl<'a> Exact<'a> {
         found
     }
 
-    /// Defender to move, in check: is the longest counted defence at most `m` plies?
-    pub(crate) fn and_node(&mut self, pos: &mut Position, m: i32) -> bool {
-        if self.tick() {
+    /// Whether the attacker mates in one for every kind. Under a super piece the stand-in's
+    /// mate counts only when it is the same move for every kind and no kind of the super piece
+    /// could answer it (a kind that is mated in one when the stand-in is not is left to the
+    /// general search).
+    fn mates_in_one(&self, pos: &mut Position) -> bool {
+        let Some(m) = pos.mate_in_one() else {
+            return false;
+        };
+        let Some(s) = self.sup else {
+            return true;
+        };
+        if !matches!(self.check_use(pos, m), CheckUse::Plain) {
             return false;
         }
-        let key = pos.key();
+        let SuperAt::Board(q) = s.at else {
+            return true;
+        };
+        if !m.is_drop() && m.to() == q {
+            return true;
+        }
+        pos.do_move(m);
+        let evades = self.super_piece_may_evade(pos, q);
+        pos.undo_move(m);
+        !evades
+    }
+
+    /// With the super piece in the attacker's hand: the kinds whose drops could only be the
+    /// super piece (the attacker holds no other piece of that kind).
+    fn super_only_drops(&self, pos: &Position) -> Kinds {
+        let Some(Super {
+            at: SuperAt::AttackerHand,
+            shown,
+        }) = self.sup
+        else {
+            return 0;
+        };
+        let hand = pos.hand(self.attacker);
+        kinds_of(self.domain)
+            .filter(|&(_, kind)| hand.count(kind) == u32::from(kind == shown))
+            .fold(0, |set, (i, _)| set | 1 << i)
+    }
+
+    fn check_use(&self, pos: &Position, m: Move) -> CheckUse {
+        let Some(s) = self.sup else {
+            return CheckUse::Plain;
+        };
+        if !m.is_drop() {
+            return CheckUse::Plain;
+        }
+        let kind = m.dropped_kind();
+        match s.at {
+            // A pawn drop that the super piece might capture: whether it is a (forbidden)
+            // pawn-drop mate can depend on the kind.
+            SuperAt::Board(q) if kind == PieceKind::Pawn => {
+                let (defender, occ, to) = (!self.attacker, pos.occupied(), m.to());
+                let takes = |k: PieceKind| attacks(defender, k, q, occ).contains(to);
+                if takes(s.shown) || kinds_of(self.domain).any(|(_, k)| takes(k)) {
+                    CheckUse::PerKind
+                } else {
+                    CheckUse::Plain
+                }
+            }
+            SuperAt::AttackerHand if kind == s.shown && pos.hand(self.attacker).count(kind) == 1 => CheckUse::Skip,
+            _ => CheckUse::Plain,
+        }
+    }
+
+    /// The kinds for which the defender's evasion `e` exists.
+    fn evasion_label(&self, pos: &Position, e: Move) -> Kinds {
+        let all = self.domain;
+        let Some(s) = self.sup else {
+            return all;
+        };
+        if e.is_drop() {
+            let kind = e.dropped_kind();
+            let mut label = all;
+            // The position keeps the defender's count from before the super piece was
+            // dropped: the last piece of a kind is not there if the super piece is one.
+            if pos.hand(!self.attacker).count(kind) < 2 {
+                label &= !kind_bit(kind);
+            }
+            if let SuperAt::Board(q) = s.at
+                && kind == PieceKind::Pawn
+                && e.to().file() == q.file()
+            {
+                label &= !kind_bit(PieceKind::Pawn);
+            }
+            label
+        } else if matches!(s.at, SuperAt::Board(q) if e.from() == q) {
+            // The stand-in's own moves; the kinds' moves are searched per kind.
+            0
+        } else {
+            all
+        }
+    }
+
+    /// Under a super piece on `q`: whether some kind of it could capture the checker or move
+    /// between, so that the evasions depend on the kind.
+    fn super_piece_may_evade(&self, pos: &Position, q: Square) -> bool {
+        let defender = !self.attacker;
+        let checkers = pos.checkers();
+        let Some(king) = pos.king_square(defender) else {
+            return false;
+        };
+        if checkers.is_empty() || checkers.has_more_than_one() {
+            return false;
+        }
+        let c = checkers.single();
+        let targets = between(c, king) | Bitboard::from_square(c);
+        let occ = pos.occupied();
+        kinds_of(self.domain).any(|(_, k)| (attacks(defender, k, q, occ) & targets).is_nonempty())
+    }
+
+    /// The kinds for which the longest counted defence is at most `m` plies.
+    fn and_kinds(&mut self, pos: &mut Position, m: i32) -> Kinds {
+        let all = self.domain;
+        if self.tick() {
+            return 0;
+        }
+        let key = self.node_key(pos);
         if let Some(known) = self.lookup(key, m) {
             if !known {
                 self.cut_off = true;
             }
-            return known;
+            return if known { all } else { 0 };
+        }
+        if let Some(Super {
+            at: SuperAt::Board(q), ..
+        }) = self.sup
+            && self.super_piece_may_evade(pos, q)
+        {
+            return self.per_kind(pos, all, true, |s, pos, _| s.and_node(pos, m));
         }
         let mut evasions = MoveList::new();
         generate_legal::<true>(pos, &mut evasions);
         if evasions.is_empty() {
             self.store(key, 0, true);
-            return true;
+            return all;
         }
         let gap = InterpositionGap::of(pos);
         let is_interposition = |e: Move| gap.is_some_and(|g| g.is_interposition(e));
@@ -396,8 +786,8 @@ impl<'a> Exact<'a> {
         self.cut_off = false;
         self.repeated = false;
         let holds = self.and_node_inner(pos, m, &evasions, &is_interposition);
-        if !self.aborted && (holds || !self.repeated) {
-            self.store(key, m, holds);
+        if !self.aborted && (holds == all || (holds == 0 && !self.repeated)) {
+            self.store(key, m, holds == all);
         }
         self.cut_off |= cut_before;
         self.repeated |= rep_before;
@@ -410,70 +800,223 @@ impl<'a> Exact<'a> {
         m: i32,
         evasions: &MoveList,
         is_interposition: &dyn Fn(Move) -> bool,
-    ) -> bool {
-        // Every evasion that does not interpose counts and must be mated in time.
+    ) -> Kinds {
+        let all = self.domain;
+        // Every evasion that does not interpose counts and must be mated in time. A defence
+        // that lasts longer for some kind ends the node: under a super piece the answer is
+        // then "not shown for all kinds" (0), which is sound, and the kinds are searched one
+        // by one above.
         for &e in evasions.iter().filter(|&&e| !is_interposition(e)) {
+            let label = self.evasion_label(pos, e);
+            if label == 0 {
+                continue;
+            }
             if m < 2 {
                 self.cut_off = true;
-                return false;
+                return 0;
             }
-            if !self.enter(pos, e) {
-                return false;
+            if !self.enter_with(pos, e, label) {
+                return 0;
             }
-            let ok = self.or_node(pos, m - 1);
+            let ok = self.or_kinds(pos, m - 1);
             self.leave(pos, e);
-            if !ok {
-                return false;
+            if ok != label {
+                return 0;
             }
         }
-        let mut other_defence: Option<i32> = None;
+        let mut other_defence: Option<[i32; 7]> = None;
+        // With the super piece, the first drop on each square is searched on its own, as
+        // without it, in the same order: where one of them defends, the node fails at the
+        // same cost. The other drops on a square (two kinds or more) wait for the second pass,
+        // which searches them together as a super piece.
+        let mut first_drop_on = Bitboard::EMPTY;
+        let mut waiting: Vec<Move> = Vec::new();
         for &e in evasions.iter().filter(|&&e| is_interposition(e)) {
-            if !self.enter(pos, e) {
-                return false;
-            }
-            let mut ok = self.or_node(pos, m - 1);
-            if !ok && !self.aborted {
-                // Only a useless interposition may fail the bound. A depth cut-off inside
-                // the test does not matter: had the interposition no mate at all, it could not
-                // be useless either, and `or_node` above already recorded its own cut-off.
-                let cut = self.cut_off;
-                self.leave(pos, e);
-                let d = if let Some(d) = other_defence {
-                    d
+            if e.is_drop() && self.groups_drops() {
+                if first_drop_on.contains(e.to()) {
+                    if Self::drops_on(evasions, e.to()).count_ones() >= 3 {
+                        waiting.push(e);
+                        continue;
+                    }
                 } else {
-                    let d = self.other_defence(pos, m, evasions, is_interposition);
-                    other_defence = Some(d);
-                    d
-                };
-                let entered = self.enter(pos, e);
-                debug_assert!(entered);
-                ok = self.is_useless(pos, e.to(), d);
-                self.cut_off = cut;
+                    first_drop_on |= Bitboard::from_square(e.to());
+                }
             }
-            self.leave(pos, e);
-            if !ok {
-                return false;
+            if !self.interposition_holds(pos, e, m, &mut other_defence, evasions, is_interposition) {
+                return 0;
             }
         }
+        while let Some(&first) = waiting.first() {
+            let q = first.to();
+            let kinds = waiting
+                .iter()
+                .filter(|e| e.to() == q)
+                .fold(0, |set, e| set | kind_bit(e.dropped_kind()));
+            let d = match other_defence {
+                Some(d) => d,
+                None => *other_defence.insert(self.other_defence(pos, m, evasions, is_interposition)),
+            };
+            let settled = self.super_interposition(pos, q, kinds, m, d[0]);
+            for e in waiting.iter().copied().filter(|e| e.to() == q).collect::<Vec<_>>() {
+                if settled & kind_bit(e.dropped_kind()) == 0
+                    && !self.interposition_holds(pos, e, m, &mut other_defence, evasions, is_interposition)
+                {
+                    return 0;
+                }
+            }
+            waiting.retain(|e| e.to() != q);
+        }
+        all
+    }
+
+    /// Whether the interposition `e` is mated within `m - 1` plies or useless, for every kind
+    /// for which it exists.
+    fn interposition_holds(
+        &mut self,
+        pos: &mut Position,
+        e: Move,
+        m: i32,
+        other_defence: &mut Option<[i32; 7]>,
+        evasions: &MoveList,
+        is_interposition: &dyn Fn(Move) -> bool,
+    ) -> bool {
+        let label = self.evasion_label(pos, e);
+        if label == 0 {
+            return true;
+        }
+        if !self.enter_with(pos, e, label) {
+            return false;
+        }
+        let mut ok = self.or_kinds(pos, m - 1);
+        if ok != label && !self.aborted {
+            // Only a useless interposition may fail the bound. A depth cut-off inside
+            // the test does not matter: had the interposition no mate at all, it could not
+            // be useless either, and `or_kinds` above already recorded its own cut-off.
+            let cut = self.cut_off;
+            self.leave(pos, e);
+            let d = match *other_defence {
+                Some(d) => d,
+                None => *other_defence.insert(self.other_defence(pos, m, evasions, is_interposition)),
+            };
+            let entered = self.enter_with(pos, e, label & !ok);
+            debug_assert!(entered);
+            ok |= self.is_useless_kinds(pos, e.to(), &d);
+            self.cut_off = cut;
+        }
+        self.leave(pos, e);
+        ok == label
+    }
+
+    /// Whether drops on one square are searched together here: only in an ordinary search
+    /// (one super piece at a time).
+    fn groups_drops(&self) -> bool {
+        self.super_piece && self.sup.is_none()
+    }
+
+    /// The kinds the defender may drop on `q`.
+    fn drops_on(evasions: &MoveList, q: Square) -> Kinds {
+        evasions
+            .iter()
+            .filter(|d| d.is_drop() && d.to() == q)
+            .fold(0, |set, d| set | kind_bit(d.dropped_kind()))
+    }
+
+    /// Every drop of `kinds` on `q` at once: the kinds shown to be mated within `m - 1` plies
+    /// or useless (`d`: the longest defence by the evasions that do not interpose). The answer
+    /// may leave out kinds that hold; they are then searched one by one.
+    fn super_interposition(&mut self, pos: &mut Position, q: Square, kinds: Kinds, m: i32, d: i32) -> Kinds {
+        // The strongest kind stands in; never a pawn, so that the stand-in does not forbid the
+        // defender's pawn drops on its file.
+        let shown = PieceKind::HAND[7 - kinds.leading_zeros() as usize];
+        let drop = Move::drop(shown, q);
+        if !self.enter_super(pos, drop, kinds) {
+            return 0;
+        }
+        let ok = self.or_kinds(pos, m - 1);
+        let unproven = kinds & !ok;
+        let mut useless = 0;
+        if unproven != 0 && !self.aborted {
+            let cut = self.cut_off;
+            self.domain = unproven;
+            useless = self.is_useless_kinds(pos, q, &[d; 7]);
+            self.cut_off = cut;
+        }
+        self.leave_super(pos, drop);
+        (ok | useless) & kinds
+    }
+
+    fn enter_super(&mut self, pos: &mut Position, drop: Move, kinds: Kinds) -> bool {
+        pos.do_move(drop);
+        pos.give_hand_piece(!self.attacker, drop.dropped_kind());
+        self.saved.push((self.sup, self.domain));
+        self.sup = Some(Super {
+            at: SuperAt::Board(drop.to()),
+            shown: drop.dropped_kind(),
+        });
+        self.domain = kinds;
+        let key = self.node_key(pos);
+        if self.path.contains(&key) {
+            self.restore();
+            pos.take_hand_piece(!self.attacker, drop.dropped_kind());
+            pos.undo_move(drop);
+            self.repeated = true;
+            return false;
+        }
+        self.path.push(key);
         true
     }
 
-    /// `D`: the longest defence by the evasions that do not interpose (all known to be mated
-    /// within `m`), or 0 when there are none.
+    fn leave_super(&mut self, pos: &mut Position, drop: Move) {
+        self.path.pop();
+        self.restore();
+        pos.take_hand_piece(!self.attacker, drop.dropped_kind());
+        pos.undo_move(drop);
+    }
+
+    /// `D` per kind: the longest defence by the evasions that do not interpose (all known to
+    /// be mated within `m`), or 0 when there are none.
     fn other_defence(
         &mut self,
         pos: &mut Position,
         m: i32,
         evasions: &MoveList,
         is_interposition: &dyn Fn(Move) -> bool,
-    ) -> i32 {
-        let mut d = 0;
+    ) -> [i32; 7] {
+        let mut d = [0; 7];
+        if let Some(s) = self.sup {
+            // Exact per kind, on its real position: a bound from the super piece's searches
+            // could be too large, and would let an interposition pass as useless.
+            let domain = self.domain;
+            for (i, kind) in kinds_of(domain) {
+                self.materialize(pos, s, kind, true);
+                self.sup = None;
+                self.domain = ONE;
+                let mut real = MoveList::new();
+                generate_legal::<true>(pos, &mut real);
+                let gap = InterpositionGap::of(pos);
+                let is_interposition = |e: Move| gap.is_some_and(|g| g.is_interposition(e));
+                d[i] = self.other_defence(pos, m, &real, &is_interposition)[0];
+                self.sup = Some(s);
+                self.domain = domain;
+                self.materialize(pos, s, kind, false);
+                if self.aborted {
+                    break;
+                }
+            }
+            return d;
+        }
         for &e in evasions.iter().filter(|&&e| !is_interposition(e)) {
-            if !self.enter(pos, e) {
+            let label = self.evasion_label(pos, e);
+            if label == 0 || !self.enter_with(pos, e, label) {
                 continue;
             }
-            if let Some(len) = self.shortest(pos, m - 1) {
-                d = d.max(1 + len);
+            let lens = self.shortest_kinds(pos, m - 1);
+            for (i, len) in lens.iter().enumerate() {
+                if label & (1 << i) != 0
+                    && let Some(len) = len
+                {
+                    d[i] = d[i].max(1 + len);
+                }
             }
             self.leave(pos, e);
         }
@@ -483,35 +1026,87 @@ impl<'a> Exact<'a> {
     /// After an interposition on `sq` (attacker to move): can the attacker capture the
     /// interposed piece with a check and then, without using it, hold the defence to `d`?
     pub(crate) fn is_useless(&mut self, pos: &mut Position, sq: Square, d: i32) -> bool {
-        // After a stop `and_node` answers false at once, so the remaining captures cost only
-        // their generation.
+        debug_assert!(self.sup.is_none());
+        self.is_useless_kinds(pos, sq, &[d; 7]) == ONE
+    }
+
+    /// [`Exact::is_useless`] for the kinds of the domain, kind `i` held to `d[i]`.
+    fn is_useless_kinds(&mut self, pos: &mut Position, sq: Square, d: &[i32; 7]) -> Kinds {
+        let all = self.domain;
+        let mut useless = 0;
+        let mut left = all;
+        while left != 0 && !self.aborted {
+            let bound = d[left.trailing_zeros() as usize];
+            let group = (0..7)
+                .filter(|&i| left & (1 << i) != 0 && d[i] == bound)
+                .fold(0, |set, i| set | 1 << i);
+            left &= !group;
+            self.domain = group;
+            useless |= self.capture_holds(pos, sq, bound);
+            self.domain = all;
+        }
+        useless
+    }
+
+    /// The kinds for which some check capturing the piece on `sq`, the piece then taken out of
+    /// play, leaves a defence of at most `d` plies.
+    fn capture_holds(&mut self, pos: &mut Position, sq: Square, d: i32) -> Kinds {
+        // After a stop `and_kinds` answers at once, so the remaining captures cost only their
+        // generation.
+        let all = self.domain;
         let attacker = self.attacker;
+        let mut found = 0;
         some_capture_without_piece(pos, sq, attacker, |pos| {
-            let key = pos.key();
+            let saved = (self.sup, self.domain);
+            if let Some(s) = self.sup.as_mut()
+                && s.at == SuperAt::Board(sq)
+            {
+                s.at = SuperAt::Gone;
+            }
+            self.domain = all & !found;
+            let key = self.node_key(pos);
             if self.path.contains(&key) {
                 self.repeated = true;
-                return false;
+            } else {
+                self.path.push(key);
+                found |= self.and_kinds(pos, d);
+                self.path.pop();
             }
-            self.path.push(key);
-            let ok = self.and_node(pos, d);
-            self.path.pop();
-            ok
-        })
+            (self.sup, self.domain) = saved;
+            found == all
+        });
+        found
     }
 
     /// The shortest mate of at most `max` plies (attacker to move), if any.
+    #[cfg(test)]
     pub(crate) fn shortest(&mut self, pos: &mut Position, max: i32) -> Option<i32> {
+        debug_assert!(self.sup.is_none());
+        self.shortest_kinds(pos, max)[0]
+    }
+
+    /// The shortest mate of at most `max` plies per kind of the domain.
+    fn shortest_kinds(&mut self, pos: &mut Position, max: i32) -> [Option<i32>; 7] {
+        let all = self.domain;
+        let mut out = [None; 7];
+        let mut left = all;
         let mut l = 1;
-        while l <= max {
-            if self.or_node(pos, l) {
-                return Some(l);
+        while l <= max && left != 0 {
+            self.domain = left;
+            let ok = self.or_kinds(pos, l);
+            self.domain = all;
+            for (i, len) in out.iter_mut().enumerate() {
+                if ok & (1 << i) != 0 {
+                    *len = Some(l);
+                }
             }
+            left &= !ok;
             if self.aborted {
-                return None;
+                break;
             }
             l += 2;
         }
-        None
+        out
     }
 
     /// The counted evasions of a defender-to-move position whose longest defence is `m` plies
@@ -545,7 +1140,7 @@ impl<'a> Exact<'a> {
             }
             let d = *d.get_or_insert_with(|| {
                 if longest.is_empty() {
-                    self.other_defence(pos, m, &evasions, &is_interposition)
+                    self.other_defence(pos, m, &evasions, &is_interposition)[0]
                 } else {
                     m
                 }

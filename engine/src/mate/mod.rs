@@ -68,6 +68,9 @@ pub struct MateConfig {
     /// df-pn chains interposing drops (see [`Dfpn::set_drop_chains`]); false tries every
     /// drop side by side (`MateInterposition PerKind`).
     pub drop_chains: bool,
+    /// The exact search treats the drops on one square as one super piece (Kitamura et al.);
+    /// false searches each kind on its own (`MateSuperPiece false`). Answers are the same.
+    pub super_piece: bool,
 }
 
 impl Default for MateConfig {
@@ -76,6 +79,7 @@ impl Default for MateConfig {
             hash_mb: 256,
             threads: 1,
             drop_chains: true,
+            super_piece: true,
         }
     }
 }
@@ -114,6 +118,7 @@ pub fn solve_with(
     let out_of_time = || control.stop_requested() || deadline.is_some_and(|d| Instant::now() >= d);
     let mut stop = |_nodes: u64| out_of_time() || phase_end.get().is_some_and(|e| Instant::now() >= e);
     let mut exact = Exact::new(attacker, (config.hash_mb / 4).max(1), &mut stop);
+    exact.set_super_piece(config.super_piece);
     let mut pos = pos.clone();
     let mut next = 1;
     let mut proof: Option<Vec<Move>> = None;
@@ -242,6 +247,7 @@ fn solve_side_by_side(
             out_of_time() || disproven.load(Ordering::Relaxed)
         };
         let mut exact = Exact::new(attacker, (config.hash_mb / 4).max(1), &mut stop);
+        exact.set_super_piece(config.super_piece);
         let mut p = pos.clone();
         let mut next = 1;
         let mut report = |m: &MateProgress| {

@@ -212,3 +212,205 @@ fn dfpn_shortest_line_becomes_the_answer() {
         other => panic!("{other:?}"),
     }
 }
+
+/// The exact search's shortest mate (up to `max` plies) and answer line with the super piece on
+/// or off, and the nodes it took; `None` when the node budget ran out.
+fn exact_answer(sfen: &str, super_piece: bool, max: i32, budget: u64) -> (Option<(i32, Vec<Move>)>, u64) {
+    let mut pos = Position::from_sfen(sfen).unwrap();
+    let mut stop = |nodes: u64| nodes >= budget;
+    let mut exact = exact::Exact::new(pos.side_to_move(), 64, &mut stop);
+    exact.set_super_piece(super_piece);
+    let mut answer = None;
+    let mut l = 1;
+    while l <= max && !exact.aborted {
+        if exact.or_node(&mut pos, l) {
+            let mut line = Vec::new();
+            exact.principal_line(&mut pos, l, &mut line);
+            answer = (!exact.aborted).then_some((l, line));
+            break;
+        }
+        l += 2;
+    }
+    (answer, exact.nodes)
+}
+
+/// Super piece on and off answer alike (length and line), and on interposition-heavy shapes
+/// the super piece needs fewer nodes. The positions are typed in: a Fig. 2-like problem of
+/// Kitamura et al. (the promoted rook's check along the first rank leaves seven squares for
+/// every kind), its 3-ply extension, two useless-interposition cases, and one with the
+/// attacker's king on the board.
+#[test]
+fn super_piece_gives_the_same_answers_with_fewer_nodes() {
+    let cases = [
+        ("k8/p8/2N6/2N6/9/9/9/9/8R b r2b4g4s2n4l17p 1", 1, true),
+        ("8k/7P1/8+P/9/9/9/9/9/R8 b 2b4g4s4n4l16p 1", 1, true),
+        ("9/5g1s1/8k/6+R2/9/6R1S/5B3/9/9 b b3g2s4n4l18p 1", 3, true),
+        ("k8/9/1K7/9/9/9/8B/8B/9 b 2r4g4s4n4l18p 1", 1, true),
+        ("k8/9/2N6/2N6/9/9/9/9/8+R b R2b4g4s2n4l18p 1", 3, false),
+    ];
+    for (sfen, plies, fewer) in cases {
+        let (on, on_nodes) = exact_answer(sfen, true, 15, 50_000_000);
+        let (off, off_nodes) = exact_answer(sfen, false, 15, 50_000_000);
+        assert_eq!(on, off, "{sfen}");
+        let (len, line) = on.expect("a mate");
+        assert_eq!(len, plies, "{sfen}");
+        assert!(
+            verify::verify(&Position::from_sfen(sfen).unwrap(), &line).is_ok(),
+            "{sfen}"
+        );
+        if fewer {
+            assert!(
+                on_nodes < off_nodes,
+                "{sfen}: {on_nodes} nodes with the super piece, {off_nodes} without"
+            );
+        }
+    }
+}
+
+/// On rows of the data (game positions, so the attacker's king is on the board, and the
+/// useless-interposition set), the super piece never changes an answer.
+#[test]
+fn super_piece_never_changes_an_answer_on_the_data() {
+    let Some(dir) = super::dfpn::tests::data_dir() else {
+        return;
+    };
+    let mut compared = 0;
+    for (file, rows) in [
+        ("mudaai6.tsv", 10),
+        ("mate3_yaneuraou.tsv", 150),
+        ("mate5_yaneuraou.tsv", 150),
+    ] {
+        let Ok(text) = std::fs::read_to_string(dir.join(file)) else {
+            eprintln!("skipping {file}: not readable");
+            continue;
+        };
+        for row in text.lines().filter(|l| !l.is_empty() && !l.starts_with('#')).take(rows) {
+            let sfen = row.split('\t').next().unwrap_or_default();
+            let (on, _) = exact_answer(sfen, true, 9, 2_000_000);
+            let (off, _) = exact_answer(sfen, false, 9, 2_000_000);
+            if on.is_some() && off.is_some() {
+                assert_eq!(on, off, "{sfen}");
+                compared += 1;
+            }
+        }
+    }
+    if compared > 0 {
+        assert!(compared >= 250, "only {compared} rows answered");
+    }
+}
+
+/// How many of the answer line's checks the defender could answer by a drop between: the
+/// "interposition-heavy" measure of the research notes (≥ 3 makes a problem one).
+fn distant_drop_checks(sfen: &str, line: &[Move]) -> usize {
+    let mut pos = Position::from_sfen(sfen).unwrap();
+    let mut n = 0;
+    for (i, &m) in line.iter().enumerate() {
+        pos.do_move(m);
+        if i % 2 == 0 && InterpositionGapProbe::drops_between(&pos) {
+            n += 1;
+        }
+    }
+    n
+}
+
+struct InterpositionGapProbe;
+
+impl InterpositionGapProbe {
+    fn drops_between(pos: &Position) -> bool {
+        let Some(gap) = exact::InterpositionGap::of(pos) else {
+            return false;
+        };
+        let mut evasions = MoveList::new();
+        soppo_core::movegen::generate_legal::<true>(pos, &mut evasions);
+        evasions.iter().any(|e| e.is_drop() && gap.is_interposition(*e))
+    }
+}
+
+/// Super piece on vs off: the same answers (length and line), and the nodes each needed, on
+/// every row and on the interposition-heavy ones (≥ 3 checks of the line answerable by a drop
+/// between). `SUPER_AB_FILES` (comma-separated data files, default the mudaai set and
+/// `mate_curated.tsv`), `SUPER_AB_LIMIT` (rows per file), `SUPER_AB_MAX` (plies, default 15) and
+/// `SUPER_AB_BUDGET` (nodes per problem and mode, default 20 M) set what is run.
+/// `cargo test --release -p soppo-engine measure_super_piece -- --ignored --nocapture`
+#[test]
+#[ignore = "measurement"]
+#[allow(clippy::cast_precision_loss)]
+fn measure_super_piece() {
+    let Some(dir) = super::dfpn::tests::data_dir() else {
+        return;
+    };
+    let env = |k: &str, d: u64| std::env::var(k).ok().and_then(|v| v.parse().ok()).unwrap_or(d);
+    let max = i32::try_from(env("SUPER_AB_MAX", 15)).unwrap_or(15);
+    let budget = env("SUPER_AB_BUDGET", 20_000_000);
+    let limit = usize::try_from(env("SUPER_AB_LIMIT", 100_000)).unwrap_or(usize::MAX);
+    let files = std::env::var("SUPER_AB_FILES").unwrap_or_else(|_| "mudaai6.tsv,mate_curated.tsv".into());
+    // [all rows, heavy rows]: (answered both ways, differing, nodes on, nodes off)
+    let mut sums = [(0usize, 0usize, 0u64, 0u64); 2];
+    let mut ratios: Vec<f64> = Vec::new();
+    for file in files.split(',') {
+        let Ok(text) = std::fs::read_to_string(dir.join(file)) else {
+            eprintln!("skipping {file}: not readable");
+            continue;
+        };
+        for row in text
+            .lines()
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .take(limit)
+        {
+            let sfen = row.split('\t').next().unwrap_or_default();
+            if Position::from_sfen(sfen).is_err() {
+                continue;
+            }
+            let (off, off_nodes) = exact_answer(sfen, false, max, budget);
+            let Some((_, off_line)) = &off else { continue };
+            let heavy = distant_drop_checks(sfen, off_line) >= 3;
+            let (on, on_nodes) = exact_answer(sfen, true, max, budget);
+            let same = on == off;
+            for (i, s) in sums.iter_mut().enumerate() {
+                if i == 0 || heavy {
+                    s.0 += 1;
+                    s.1 += usize::from(!same);
+                    s.2 += on_nodes;
+                    s.3 += off_nodes;
+                }
+            }
+            if heavy {
+                ratios.push(off_nodes as f64 / on_nodes.max(1) as f64);
+            }
+            if heavy || !same || std::env::var_os("SUPER_AB_VERBOSE").is_some() {
+                let show = |a: &Option<(i32, Vec<Move>)>| {
+                    a.as_ref().map_or("-".to_string(), |(l, line)| {
+                        format!(
+                            "{l}: {}",
+                            line.iter().map(ToString::to_string).collect::<Vec<_>>().join(" ")
+                        )
+                    })
+                };
+                eprintln!(
+                    "{file}\t{sfen}\ton {on_nodes}\toff {off_nodes}\t{:.2}x\t{}{}",
+                    off_nodes as f64 / on_nodes.max(1) as f64,
+                    show(&on),
+                    if same {
+                        String::new()
+                    } else {
+                        format!("\tDIFFERS off {}", show(&off))
+                    }
+                );
+            }
+        }
+    }
+    ratios.sort_by(f64::total_cmp);
+    let median = ratios.get(ratios.len() / 2).copied().unwrap_or(0.0);
+    for (name, s) in ["all rows", "interposition-heavy rows"].iter().zip(sums) {
+        eprintln!(
+            "super piece, {name}: {} answered both ways, {} differ; nodes on {} off {} ({:.2}x fewer)",
+            s.0,
+            s.1,
+            s.2,
+            s.3,
+            s.3 as f64 / s.2.max(1) as f64
+        );
+    }
+    eprintln!("heavy rows: median ratio {median:.2}x over {}", ratios.len());
+    assert_eq!(sums[0].1, 0, "answers differ");
+}

@@ -260,7 +260,7 @@ fn measure_microcosmos() {
 
 // ----- shared data (`shared/data` beside the checkout, or $SOPPO_SHARED_DATA) -----------
 
-fn data_dir() -> Option<PathBuf> {
+pub(crate) fn data_dir() -> Option<PathBuf> {
     let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let candidates = [
         std::env::var_os("SOPPO_SHARED_DATA").map(PathBuf::from),
