@@ -22,7 +22,7 @@
 
 use soppo_core::attacks::{attacks, between, king_attacks};
 use soppo_core::movegen::{MoveList, count_legal, generate_checks, generate_legal};
-use soppo_core::{Bitboard, Color, Move, Piece, PieceKind, Position, Square};
+use soppo_core::{Bitboard, Color, Hand, Move, Piece, PieceKind, Position, Square};
 
 /// A bound meaning "at any length".
 const UNBOUNDED: i32 = i32::MAX;
@@ -210,25 +210,97 @@ impl InterpositionGap {
     }
 }
 
-/// A set of the kinds an interposed super piece may still be: bit `i` stands for
-/// `PieceKind::HAND[i]`. Outside a super-piece search there is a single "kind", bit 0 ([`ONE`]),
-/// so the same set arithmetic serves both: a search answers with the set of kinds for which its
-/// claim holds.
-type Kinds = u8;
+/// A set of the real positions a super-piece search stands for: bit `i` is variant `i` of the
+/// current [`Context`]. Outside a super-piece search there is a single "variant", bit 0
+/// ([`ONE`]), so the same set arithmetic serves both: a search answers with the set of variants
+/// for which its claim holds.
+type Variants = u64;
 
-/// The one kind of an ordinary (concrete) search.
-const ONE: Kinds = 1;
+/// The one variant of an ordinary (concrete) search.
+const ONE: Variants = 1;
 
-fn kind_bit(kind: PieceKind) -> Kinds {
-    let i = PieceKind::HAND.iter().position(|&k| k == kind).unwrap_or(0);
-    1 << i
+/// Most variants one context may have.
+const MAX_VARIANTS: usize = 64;
+
+/// A length per variant.
+type Lengths = [i32; MAX_VARIANTS];
+
+/// The bit numbers of a set, lowest first.
+fn bits(set: Variants) -> impl Iterator<Item = usize> {
+    (0..MAX_VARIANTS).filter(move |&i| set & (1 << i) != 0)
 }
 
-/// The kinds of a set with their bit numbers, lowest first.
-fn kinds_of(set: Kinds) -> impl Iterator<Item = (usize, PieceKind)> {
-    (0..7)
-        .filter(move |i| set & (1 << i) != 0)
-        .map(|i| (i, PieceKind::HAND[i]))
+/// One real position of a super-piece search, told apart from the searched position by the kind
+/// of the active super piece and by the pieces its defender holds less (`debt`): the searched
+/// position keeps the defender's hand from before any super piece was dropped.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Variant {
+    kind: PieceKind,
+    debt: Hand,
+}
+
+/// Where each variant of a list being built stands: an open-addressing table (twice the
+/// largest list), so that building a list of `n` variants costs `n` look-ups, not `n²`.
+struct VariantIndex {
+    slots: [(u64, u8); 2 * MAX_VARIANTS],
+}
+
+impl Default for VariantIndex {
+    fn default() -> Self {
+        VariantIndex {
+            slots: [(0, 0); 2 * MAX_VARIANTS],
+        }
+    }
+}
+
+impl VariantIndex {
+    fn tag(v: Variant) -> u64 {
+        (u64::from(v.debt.raw()) << 8 | v.kind.index() as u64) + 1
+    }
+
+    fn slot(&self, tag: u64) -> usize {
+        let mut i = (mix(tag) as usize) % self.slots.len();
+        while self.slots[i].0 != 0 && self.slots[i].0 != tag {
+            i = (i + 1) % self.slots.len();
+        }
+        i
+    }
+
+    fn get(&self, v: Variant) -> Option<usize> {
+        let tag = Self::tag(v);
+        let (t, j) = self.slots[self.slot(tag)];
+        (t == tag).then_some(usize::from(j))
+    }
+
+    fn insert(&mut self, v: Variant, j: usize) {
+        let tag = Self::tag(v);
+        let i = self.slot(tag);
+        self.slots[i] = (tag, u8::try_from(j).unwrap_or(u8::MAX));
+    }
+}
+
+/// The variants of one super piece (and of those captured before it), with a key salt that
+/// stands for the list.
+struct Context {
+    variants: Vec<Variant>,
+    salt: u64,
+}
+
+impl Context {
+    fn new(variants: Vec<Variant>) -> Context {
+        let salt = variants.iter().fold(0x51_7cc1_b727_220a_u64, |h, v| {
+            mix(h ^ (u64::from(v.debt.raw()) << 8 | v.kind.index() as u64))
+        });
+        Context { variants, salt }
+    }
+}
+
+/// splitmix64's finaliser.
+fn mix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 /// Where the super piece is. It stays a super piece only while nothing depends on its kind:
@@ -242,19 +314,23 @@ enum SuperAt {
 }
 
 /// The super piece of Kitamura, Handa and Oshita: one interposed piece standing for every kind
-/// in the search's domain. The position holds it as `shown`. The real position for a kind `k`
-/// has `k` in its place (on its square, or in the attacker's hand instead of `shown`) and one
-/// `k` fewer in the defender's hand: the position keeps the defender's count from before the
-/// drop.
+/// in the search's domain. The position holds it as `shown`. The real position of a variant has
+/// the variant's kind in its place (on its square, or in the attacker's hand instead of `shown`)
+/// and the variant's debt fewer in the defender's hand. A super piece dropped after an earlier
+/// one was captured and taken out of play multiplies the variants (the paper's several super
+/// pieces, with their hand-count limits kept exactly by the debts).
 ///
-/// Where a move depends on the kind (the super piece moves, the attacker drops it, or a pawn
-/// drop it might capture could be mate), each kind is searched on its real position from there
-/// ([`Exact::per_kind`]). That is the paper's "re-search the kinds whose powers were removed",
-/// done where the power is used, so every answer is exact for every kind.
+/// Where a move depends on the kind (the super piece moves, the attacker drops it, a pawn drop
+/// it might capture could be mate, it could reach the attacker's king), each variant is searched
+/// on its real position from there ([`Exact::per_variant`]). That is the paper's "re-search the
+/// kinds whose powers were removed", done where the power is used, so every answer is exact for
+/// every variant.
 #[derive(Clone, Copy)]
 struct Super {
     at: SuperAt,
     shown: PieceKind,
+    /// Index of its [`Context`].
+    ctx: usize,
 }
 
 /// How an attacker's check is searched under a super piece.
@@ -286,10 +362,12 @@ pub(crate) struct Exact<'a> {
     super_piece: bool,
     /// The super piece on the current path, if any.
     sup: Option<Super>,
-    /// The kinds the current node is searched for ([`ONE`] without a super piece).
-    domain: Kinds,
+    /// The variants the current node is searched for ([`ONE`] without a super piece).
+    domain: Variants,
     /// `sup` and `domain` of the nodes above, restored by [`Exact::leave`].
-    saved: Vec<(Option<Super>, Kinds)>,
+    saved: Vec<(Option<Super>, Variants)>,
+    /// The variant lists of the super pieces on the current path.
+    contexts: Vec<Context>,
 }
 
 impl<'a> Exact<'a> {
@@ -307,6 +385,7 @@ impl<'a> Exact<'a> {
             sup: None,
             domain: ONE,
             saved: Vec::new(),
+            contexts: Vec::new(),
         }
     }
 
@@ -323,6 +402,7 @@ impl<'a> Exact<'a> {
         self.repeated = false;
         self.path.clear();
         self.saved.clear();
+        self.contexts.clear();
         self.sup = None;
         self.domain = ONE;
     }
@@ -372,18 +452,24 @@ impl<'a> Exact<'a> {
             SuperAt::AttackerHand => (2, 0),
             SuperAt::Gone => (3, 0),
         };
-        let salt = u64::from(self.domain) | tag << 8 | sq << 16 | (s.shown.index() as u64) << 24;
-        // splitmix64's finaliser; the key's low bit (the side to move) is kept.
-        let mut z = salt.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^= z >> 31;
-        key ^ (z & !1)
+        let salt = mix(self.contexts[s.ctx].salt ^ self.domain) ^ mix(tag | sq << 8 | (s.shown.index() as u64) << 16);
+        // The key's low bit (the side to move) is kept.
+        key ^ (salt & !1)
     }
 
-    /// Plays `m` for the kinds in `label` and pushes the new key; `false` (nothing played)
+    fn variant(&self, i: usize) -> Variant {
+        let ctx = self.sup.map_or(0, |s| s.ctx);
+        self.contexts[ctx].variants[i]
+    }
+
+    /// The kinds the active super piece has in the variants of `set`.
+    fn active_kinds(&self, set: Variants) -> impl Iterator<Item = PieceKind> + '_ {
+        bits(set).map(|i| self.variant(i).kind)
+    }
+
+    /// Plays `m` for the variants in `label` and pushes the new key; `false` (nothing played)
     /// when that repeats the path.
-    fn enter_with(&mut self, pos: &mut Position, m: Move, label: Kinds) -> bool {
+    fn enter_with(&mut self, pos: &mut Position, m: Move, label: Variants) -> bool {
         self.saved.push((self.sup, self.domain));
         if let Some(s) = self.sup.as_mut()
             && !m.is_drop()
@@ -421,25 +507,33 @@ impl<'a> Exact<'a> {
         }
     }
 
-    /// Turns the super piece into the real `kind` (`real`) or back into its stand-in.
-    fn materialize(&self, pos: &mut Position, s: Super, kind: PieceKind, real: bool) {
+    /// Turns the position into the real one of variant `v` (`real`) or back.
+    fn materialize(&self, pos: &mut Position, s: Super, v: Variant, real: bool) {
         let (attacker, defender) = (self.attacker, !self.attacker);
         if real {
             match s.at {
-                SuperAt::Board(q) => pos.replace_piece(q, Piece::new(defender, kind)),
+                SuperAt::Board(q) => pos.replace_piece(q, Piece::new(defender, v.kind)),
                 SuperAt::AttackerHand => {
                     pos.take_hand_piece(attacker, s.shown);
-                    pos.give_hand_piece(attacker, kind);
+                    pos.give_hand_piece(attacker, v.kind);
                 }
                 SuperAt::Gone => {}
             }
-            pos.take_hand_piece(defender, kind);
+            for kind in PieceKind::HAND {
+                for _ in 0..v.debt.count(kind) {
+                    pos.take_hand_piece(defender, kind);
+                }
+            }
         } else {
-            pos.give_hand_piece(defender, kind);
+            for kind in PieceKind::HAND {
+                for _ in 0..v.debt.count(kind) {
+                    pos.give_hand_piece(defender, kind);
+                }
+            }
             match s.at {
                 SuperAt::Board(q) => pos.replace_piece(q, Piece::new(defender, s.shown)),
                 SuperAt::AttackerHand => {
-                    pos.take_hand_piece(attacker, kind);
+                    pos.take_hand_piece(attacker, v.kind);
                     pos.give_hand_piece(attacker, s.shown);
                 }
                 SuperAt::Gone => {}
@@ -447,29 +541,30 @@ impl<'a> Exact<'a> {
         }
     }
 
-    /// The kinds of `kinds` for which `holds` is true, each asked on its real position by an
-    /// ordinary search. With `all_or_none` it stops at the first kind that fails and answers
-    /// nothing.
-    fn per_kind(
+    /// The variants of `set` for which `holds` is true, each asked on its real position by an
+    /// ordinary search. With `all_or_none` it stops at the first variant that fails and
+    /// answers nothing.
+    fn per_variant(
         &mut self,
         pos: &mut Position,
-        kinds: Kinds,
+        set: Variants,
         all_or_none: bool,
-        mut holds: impl FnMut(&mut Self, &mut Position, PieceKind) -> bool,
-    ) -> Kinds {
+        mut holds: impl FnMut(&mut Self, &mut Position, Variant) -> bool,
+    ) -> Variants {
         let Some(s) = self.sup else {
             return 0;
         };
         let domain = self.domain;
         let mut out = 0;
-        for (i, kind) in kinds_of(kinds) {
-            self.materialize(pos, s, kind, true);
+        for i in bits(set) {
+            let v = self.variant(i);
+            self.materialize(pos, s, v, true);
             self.sup = None;
             self.domain = ONE;
-            let ok = holds(self, pos, kind);
+            let ok = holds(self, pos, v);
             self.sup = Some(s);
             self.domain = domain;
-            self.materialize(pos, s, kind, false);
+            self.materialize(pos, s, v, false);
             if ok {
                 out |= 1 << i;
             } else if all_or_none {
@@ -494,8 +589,8 @@ impl<'a> Exact<'a> {
         self.and_kinds(pos, m) == ONE
     }
 
-    /// The kinds for which the attacker mates in at most `l` plies.
-    fn or_kinds(&mut self, pos: &mut Position, l: i32) -> Kinds {
+    /// The variants for which the attacker mates in at most `l` plies.
+    fn or_kinds(&mut self, pos: &mut Position, l: i32) -> Variants {
         let all = self.domain;
         if l < 1 {
             self.cut_off = true;
@@ -518,13 +613,14 @@ impl<'a> Exact<'a> {
         if let Some(Super {
             at: SuperAt::Board(q),
             shown,
+            ..
         }) = sup
             && let Some(own_king) = pos.king_square(self.attacker)
         {
             let near = Bitboard::from_square(own_king) | king_attacks(own_king);
             let reaches = |k: PieceKind| (attacks(!self.attacker, k, q, Bitboard::EMPTY) & near).is_nonempty();
-            if reaches(shown) || kinds_of(all).any(|(_, k)| reaches(k)) {
-                return self.per_kind(pos, all, false, |s, pos, _| s.or_node(pos, l));
+            if reaches(shown) || self.active_kinds(all).any(reaches) {
+                return self.per_variant(pos, all, false, |s, pos, _| s.or_node(pos, l));
             }
         }
         if self.mates_in_one(pos) {
@@ -534,12 +630,12 @@ impl<'a> Exact<'a> {
         // Under a super piece, a mate in one the stand-in can answer may still mate some kinds,
         // and a bound of one ply leaves nothing to share: each kind is asked on its real
         // position, where the fast mate-in-one routine applies.
-        let mut found: Kinds = 0;
+        let mut found: Variants = 0;
         if sup.is_some() {
             if l == 1 {
-                return self.per_kind(pos, all, false, |s, pos, _| s.or_node(pos, 1));
+                return self.per_variant(pos, all, false, |s, pos, _| s.or_node(pos, 1));
             }
-            found = self.per_kind(pos, all, false, |_, pos, _| pos.mate_in_one().is_some());
+            found = self.per_variant(pos, all, false, |_, pos, _| pos.mate_in_one().is_some());
             if found == all {
                 self.store(key, 1, true);
                 return all;
@@ -580,7 +676,7 @@ impl<'a> Exact<'a> {
             let want = all & !found;
             let got = match self.check_use(pos, m) {
                 CheckUse::Skip => 0,
-                CheckUse::PerKind => self.per_kind(pos, want, false, |s, pos, _| {
+                CheckUse::PerKind => self.per_variant(pos, want, false, |s, pos, _| {
                     if !pos.is_legal(m) || !s.enter(pos, m) {
                         return false;
                     }
@@ -612,10 +708,10 @@ impl<'a> Exact<'a> {
         // The attacker drops the super piece itself: a move that exists for one kind only.
         let rest = super_drops & !found;
         if rest != 0 && !self.aborted {
-            found |= self.per_kind(pos, rest, false, |s, pos, kind| {
+            found |= self.per_variant(pos, rest, false, |s, pos, v| {
                 let mut checks = MoveList::new();
                 generate_checks::<true>(pos, &mut checks);
-                for &m in checks.iter().filter(|m| m.is_drop() && m.dropped_kind() == kind) {
+                for &m in checks.iter().filter(|m| m.is_drop() && m.dropped_kind() == v.kind) {
                     if !s.enter(pos, m) {
                         continue;
                     }
@@ -667,20 +763,24 @@ impl<'a> Exact<'a> {
         !evades
     }
 
-    /// With the super piece in the attacker's hand: the kinds whose drops could only be the
-    /// super piece (the attacker holds no other piece of that kind).
-    fn super_only_drops(&self, pos: &Position) -> Kinds {
+    /// With the super piece in the attacker's hand: the variants in which a drop of its kind
+    /// could only be the super piece (the attacker holds no other piece of that kind).
+    fn super_only_drops(&self, pos: &Position) -> Variants {
         let Some(Super {
             at: SuperAt::AttackerHand,
             shown,
+            ..
         }) = self.sup
         else {
             return 0;
         };
         let hand = pos.hand(self.attacker);
-        kinds_of(self.domain)
-            .filter(|&(_, kind)| hand.count(kind) == u32::from(kind == shown))
-            .fold(0, |set, (i, _)| set | 1 << i)
+        bits(self.domain)
+            .filter(|&i| {
+                let kind = self.variant(i).kind;
+                hand.count(kind) == u32::from(kind == shown)
+            })
+            .fold(0, |set, i| set | 1 << i)
     }
 
     fn check_use(&self, pos: &Position, m: Move) -> CheckUse {
@@ -697,7 +797,7 @@ impl<'a> Exact<'a> {
             SuperAt::Board(q) if kind == PieceKind::Pawn => {
                 let (defender, occ, to) = (!self.attacker, pos.occupied(), m.to());
                 let takes = |k: PieceKind| attacks(defender, k, q, occ).contains(to);
-                if takes(s.shown) || kinds_of(self.domain).any(|(_, k)| takes(k)) {
+                if takes(s.shown) || self.active_kinds(self.domain).any(takes) {
                     CheckUse::PerKind
                 } else {
                     CheckUse::Plain
@@ -708,29 +808,29 @@ impl<'a> Exact<'a> {
         }
     }
 
-    /// The kinds for which the defender's evasion `e` exists.
-    fn evasion_label(&self, pos: &Position, e: Move) -> Kinds {
+    /// The variants for which the defender's evasion `e` exists.
+    fn evasion_label(&self, pos: &Position, e: Move) -> Variants {
         let all = self.domain;
         let Some(s) = self.sup else {
             return all;
         };
         if e.is_drop() {
+            // The position keeps the defender's hand from before the super pieces were
+            // dropped: a variant has the piece only if it holds more than its debt.
             let kind = e.dropped_kind();
-            let mut label = all;
-            // The position keeps the defender's count from before the super piece was
-            // dropped: the last piece of a kind is not there if the super piece is one.
-            if pos.hand(!self.attacker).count(kind) < 2 {
-                label &= !kind_bit(kind);
-            }
-            if let SuperAt::Board(q) = s.at
-                && kind == PieceKind::Pawn
-                && e.to().file() == q.file()
-            {
-                label &= !kind_bit(PieceKind::Pawn);
-            }
-            label
+            let held = pos.hand(!self.attacker).count(kind);
+            let pawn_file = match s.at {
+                SuperAt::Board(q) if kind == PieceKind::Pawn => q.file() == e.to().file(),
+                _ => false,
+            };
+            bits(all)
+                .filter(|&i| {
+                    let v = self.variant(i);
+                    held > v.debt.count(kind) && !(pawn_file && v.kind == PieceKind::Pawn)
+                })
+                .fold(0, |set, i| set | 1 << i)
         } else if matches!(s.at, SuperAt::Board(q) if e.from() == q) {
-            // The stand-in's own moves; the kinds' moves are searched per kind.
+            // The stand-in's own moves; the kinds' moves are searched per variant.
             0
         } else {
             all
@@ -751,11 +851,12 @@ impl<'a> Exact<'a> {
         let c = checkers.single();
         let targets = between(c, king) | Bitboard::from_square(c);
         let occ = pos.occupied();
-        kinds_of(self.domain).any(|(_, k)| (attacks(defender, k, q, occ) & targets).is_nonempty())
+        self.active_kinds(self.domain)
+            .any(|k| (attacks(defender, k, q, occ) & targets).is_nonempty())
     }
 
-    /// The kinds for which the longest counted defence is at most `m` plies.
-    fn and_kinds(&mut self, pos: &mut Position, m: i32) -> Kinds {
+    /// The variants for which the longest counted defence is at most `m` plies.
+    fn and_kinds(&mut self, pos: &mut Position, m: i32) -> Variants {
         let all = self.domain;
         if self.tick() {
             return 0;
@@ -772,7 +873,7 @@ impl<'a> Exact<'a> {
         }) = self.sup
             && self.super_piece_may_evade(pos, q)
         {
-            return self.per_kind(pos, all, true, |s, pos, _| s.and_node(pos, m));
+            return self.per_variant(pos, all, true, |s, pos, _| s.and_node(pos, m));
         }
         let mut evasions = MoveList::new();
         generate_legal::<true>(pos, &mut evasions);
@@ -800,11 +901,11 @@ impl<'a> Exact<'a> {
         m: i32,
         evasions: &MoveList,
         is_interposition: &dyn Fn(Move) -> bool,
-    ) -> Kinds {
+    ) -> Variants {
         let all = self.domain;
         // Every evasion that does not interpose counts and must be mated in time. A defence
-        // that lasts longer for some kind ends the node: under a super piece the answer is
-        // then "not shown for all kinds" (0), which is sound, and the kinds are searched one
+        // that lasts longer in some variant ends the node: under a super piece the answer is
+        // then "not shown for all variants" (0), which is sound, and the kinds are searched one
         // by one above.
         for &e in evasions.iter().filter(|&&e| !is_interposition(e)) {
             let label = self.evasion_label(pos, e);
@@ -824,7 +925,7 @@ impl<'a> Exact<'a> {
                 return 0;
             }
         }
-        let mut other_defence: Option<[i32; 7]> = None;
+        let mut other_defence: Option<Lengths> = None;
         // With the super piece, the first drop on each square is searched on its own, as
         // without it, in the same order: where one of them defends, the node fails at the
         // same cost. The other drops on a square (two kinds or more) wait for the second pass,
@@ -834,7 +935,7 @@ impl<'a> Exact<'a> {
         for &e in evasions.iter().filter(|&&e| is_interposition(e)) {
             if e.is_drop() && self.groups_drops() {
                 if first_drop_on.contains(e.to()) {
-                    if Self::drops_on(evasions, e.to()).count_ones() >= 3 {
+                    if Self::kinds_dropped_on(evasions, e.to()) >= 3 {
                         waiting.push(e);
                         continue;
                     }
@@ -842,45 +943,81 @@ impl<'a> Exact<'a> {
                     first_drop_on |= Bitboard::from_square(e.to());
                 }
             }
-            if !self.interposition_holds(pos, e, m, &mut other_defence, evasions, is_interposition) {
+            if !self.interposition_holds(pos, e, m, Variants::MAX, &mut other_defence, evasions, is_interposition) {
                 return 0;
             }
         }
         while let Some(&first) = waiting.first() {
             let q = first.to();
-            let kinds = waiting
-                .iter()
-                .filter(|e| e.to() == q)
-                .fold(0, |set, e| set | kind_bit(e.dropped_kind()));
+            let here: Vec<Move> = waiting.iter().copied().filter(|e| e.to() == q).collect();
+            waiting.retain(|e| e.to() != q);
             let d = match other_defence {
                 Some(d) => d,
                 None => *other_defence.insert(self.other_defence(pos, m, evasions, is_interposition)),
             };
-            let settled = self.super_interposition(pos, q, kinds, m, d[0]);
-            for e in waiting.iter().copied().filter(|e| e.to() == q).collect::<Vec<_>>() {
-                if settled & kind_bit(e.dropped_kind()) == 0
-                    && !self.interposition_holds(pos, e, m, &mut other_defence, evasions, is_interposition)
-                {
+            // The super piece's variants: every variant here that holds the kind, with it.
+            let mut variants: Vec<Variant> = Vec::new();
+            let mut child_d: Lengths = [0; MAX_VARIANTS];
+            let mut children: Vec<(usize, PieceKind, usize)> = Vec::new();
+            let mut seen = VariantIndex::default();
+            'build: for &e in &here {
+                let kind = e.dropped_kind();
+                for i in bits(self.evasion_label(pos, e)) {
+                    let mut debt = if self.sup.is_some() {
+                        self.variant(i).debt
+                    } else {
+                        Hand::EMPTY
+                    };
+                    debt.add(kind);
+                    let v = Variant { kind, debt };
+                    let j = if let Some(j) = seen.get(v) {
+                        j
+                    } else if variants.len() < MAX_VARIANTS {
+                        seen.insert(v, variants.len());
+                        variants.push(v);
+                        variants.len() - 1
+                    } else {
+                        // Too many to search together: every kind on its own.
+                        variants.clear();
+                        break 'build;
+                    };
+                    child_d[j] = d[i];
+                    children.push((i, kind, j));
+                }
+            }
+            let settled = if variants.is_empty() {
+                0
+            } else {
+                self.super_interposition(pos, q, variants, &child_d, m)
+            };
+            for &e in &here {
+                let kind = e.dropped_kind();
+                let done = children
+                    .iter()
+                    .filter(|&&(_, k, j)| k == kind && settled & (1 << j) != 0)
+                    .fold(0, |set, &(i, _, _)| set | 1 << i);
+                if !self.interposition_holds(pos, e, m, !done, &mut other_defence, evasions, is_interposition) {
                     return 0;
                 }
             }
-            waiting.retain(|e| e.to() != q);
         }
         all
     }
 
-    /// Whether the interposition `e` is mated within `m - 1` plies or useless, for every kind
-    /// for which it exists.
+    /// Whether the interposition `e` is mated within `m - 1` plies or useless, in every variant
+    /// of `restrict` in which it exists.
+    #[allow(clippy::too_many_arguments)]
     fn interposition_holds(
         &mut self,
         pos: &mut Position,
         e: Move,
         m: i32,
-        other_defence: &mut Option<[i32; 7]>,
+        restrict: Variants,
+        other_defence: &mut Option<Lengths>,
         evasions: &MoveList,
         is_interposition: &dyn Fn(Move) -> bool,
     ) -> bool {
-        let label = self.evasion_label(pos, e);
+        let label = self.evasion_label(pos, e) & restrict;
         if label == 0 {
             return true;
         }
@@ -907,55 +1044,76 @@ impl<'a> Exact<'a> {
         ok == label
     }
 
-    /// Whether drops on one square are searched together here: only in an ordinary search
-    /// (one super piece at a time).
+    /// Whether drops on one square are searched together here: in an ordinary search, or
+    /// after earlier super pieces were captured and taken out of play (their variants then
+    /// differ only in the defender's hand).
     fn groups_drops(&self) -> bool {
-        self.super_piece && self.sup.is_none()
+        self.super_piece && self.sup.is_none_or(|s| s.at == SuperAt::Gone)
     }
 
-    /// The kinds the defender may drop on `q`.
-    fn drops_on(evasions: &MoveList, q: Square) -> Kinds {
+    /// How many kinds the defender may drop on `q`.
+    fn kinds_dropped_on(evasions: &MoveList, q: Square) -> u32 {
         evasions
             .iter()
             .filter(|d| d.is_drop() && d.to() == q)
-            .fold(0, |set, d| set | kind_bit(d.dropped_kind()))
+            .fold(0u32, |set, d| set | 1 << d.dropped_kind().index())
+            .count_ones()
     }
 
-    /// Every drop of `kinds` on `q` at once: the kinds shown to be mated within `m - 1` plies
-    /// or useless (`d`: the longest defence by the evasions that do not interpose). The answer
-    /// may leave out kinds that hold; they are then searched one by one.
-    fn super_interposition(&mut self, pos: &mut Position, q: Square, kinds: Kinds, m: i32, d: i32) -> Kinds {
-        // The strongest kind stands in; never a pawn, so that the stand-in does not forbid the
-        // defender's pawn drops on its file.
-        let shown = PieceKind::HAND[7 - kinds.leading_zeros() as usize];
+    /// Every drop on `q` of a list of variants at once: the variants shown to be mated within
+    /// `m - 1` plies or useless (`d`: per variant, the longest defence by the evasions that do
+    /// not interpose). The answer may leave out variants that hold; they are then searched
+    /// one by one.
+    fn super_interposition(
+        &mut self,
+        pos: &mut Position,
+        q: Square,
+        variants: Vec<Variant>,
+        d: &Lengths,
+        m: i32,
+    ) -> Variants {
+        // The strongest kind stands in; never a pawn (there are two kinds or more), so that the
+        // stand-in does not forbid the defender's pawn drops on its file.
+        let Some(shown) = variants
+            .iter()
+            .map(|v| v.kind)
+            .max_by_key(|k| PieceKind::HAND.iter().position(|h| h == k))
+        else {
+            return 0;
+        };
         let drop = Move::drop(shown, q);
-        if !self.enter_super(pos, drop, kinds) {
+        if !self.enter_super(pos, drop, variants) {
             return 0;
         }
+        let all = self.domain;
         let ok = self.or_kinds(pos, m - 1);
-        let unproven = kinds & !ok;
+        let unproven = all & !ok;
         let mut useless = 0;
         if unproven != 0 && !self.aborted {
             let cut = self.cut_off;
             self.domain = unproven;
-            useless = self.is_useless_kinds(pos, q, &[d; 7]);
+            useless = self.is_useless_kinds(pos, q, d);
             self.cut_off = cut;
         }
         self.leave_super(pos, drop);
-        (ok | useless) & kinds
+        (ok | useless) & all
     }
 
-    fn enter_super(&mut self, pos: &mut Position, drop: Move, kinds: Kinds) -> bool {
+    fn enter_super(&mut self, pos: &mut Position, drop: Move, variants: Vec<Variant>) -> bool {
         pos.do_move(drop);
         pos.give_hand_piece(!self.attacker, drop.dropped_kind());
         self.saved.push((self.sup, self.domain));
+        let n = variants.len();
+        self.contexts.push(Context::new(variants));
         self.sup = Some(Super {
             at: SuperAt::Board(drop.to()),
             shown: drop.dropped_kind(),
+            ctx: self.contexts.len() - 1,
         });
-        self.domain = kinds;
+        self.domain = if n >= MAX_VARIANTS { Variants::MAX } else { (1 << n) - 1 };
         let key = self.node_key(pos);
         if self.path.contains(&key) {
+            self.contexts.pop();
             self.restore();
             pos.take_hand_piece(!self.attacker, drop.dropped_kind());
             pos.undo_move(drop);
@@ -968,12 +1126,13 @@ impl<'a> Exact<'a> {
 
     fn leave_super(&mut self, pos: &mut Position, drop: Move) {
         self.path.pop();
+        self.contexts.pop();
         self.restore();
         pos.take_hand_piece(!self.attacker, drop.dropped_kind());
         pos.undo_move(drop);
     }
 
-    /// `D` per kind: the longest defence by the evasions that do not interpose (all known to
+    /// `D` per variant: the longest defence by the evasions that do not interpose (all known to
     /// be mated within `m`), or 0 when there are none.
     fn other_defence(
         &mut self,
@@ -981,14 +1140,15 @@ impl<'a> Exact<'a> {
         m: i32,
         evasions: &MoveList,
         is_interposition: &dyn Fn(Move) -> bool,
-    ) -> [i32; 7] {
-        let mut d = [0; 7];
+    ) -> Lengths {
+        let mut d = [0; MAX_VARIANTS];
         if let Some(s) = self.sup {
-            // Exact per kind, on its real position: a bound from the super piece's searches
+            // Exact per variant, on its real position: a bound from the super piece's searches
             // could be too large, and would let an interposition pass as useless.
             let domain = self.domain;
-            for (i, kind) in kinds_of(domain) {
-                self.materialize(pos, s, kind, true);
+            for i in bits(domain) {
+                let v = self.variant(i);
+                self.materialize(pos, s, v, true);
                 self.sup = None;
                 self.domain = ONE;
                 let mut real = MoveList::new();
@@ -998,7 +1158,7 @@ impl<'a> Exact<'a> {
                 d[i] = self.other_defence(pos, m, &real, &is_interposition)[0];
                 self.sup = Some(s);
                 self.domain = domain;
-                self.materialize(pos, s, kind, false);
+                self.materialize(pos, s, v, false);
                 if self.aborted {
                     break;
                 }
@@ -1006,17 +1166,11 @@ impl<'a> Exact<'a> {
             return d;
         }
         for &e in evasions.iter().filter(|&&e| !is_interposition(e)) {
-            let label = self.evasion_label(pos, e);
-            if label == 0 || !self.enter_with(pos, e, label) {
+            if !self.enter(pos, e) {
                 continue;
             }
-            let lens = self.shortest_kinds(pos, m - 1);
-            for (i, len) in lens.iter().enumerate() {
-                if label & (1 << i) != 0
-                    && let Some(len) = len
-                {
-                    d[i] = d[i].max(1 + len);
-                }
+            if let Some(len) = self.shortest_len(pos, m - 1) {
+                d[0] = d[0].max(1 + len);
             }
             self.leave(pos, e);
         }
@@ -1027,19 +1181,17 @@ impl<'a> Exact<'a> {
     /// interposed piece with a check and then, without using it, hold the defence to `d`?
     pub(crate) fn is_useless(&mut self, pos: &mut Position, sq: Square, d: i32) -> bool {
         debug_assert!(self.sup.is_none());
-        self.is_useless_kinds(pos, sq, &[d; 7]) == ONE
+        self.is_useless_kinds(pos, sq, &[d; MAX_VARIANTS]) == ONE
     }
 
-    /// [`Exact::is_useless`] for the kinds of the domain, kind `i` held to `d[i]`.
-    fn is_useless_kinds(&mut self, pos: &mut Position, sq: Square, d: &[i32; 7]) -> Kinds {
+    /// [`Exact::is_useless`] for the variants of the domain, variant `i` held to `d[i]`.
+    fn is_useless_kinds(&mut self, pos: &mut Position, sq: Square, d: &Lengths) -> Variants {
         let all = self.domain;
         let mut useless = 0;
         let mut left = all;
         while left != 0 && !self.aborted {
             let bound = d[left.trailing_zeros() as usize];
-            let group = (0..7)
-                .filter(|&i| left & (1 << i) != 0 && d[i] == bound)
-                .fold(0, |set, i| set | 1 << i);
+            let group = bits(left).filter(|&i| d[i] == bound).fold(0, |set, i| set | 1 << i);
             left &= !group;
             self.domain = group;
             useless |= self.capture_holds(pos, sq, bound);
@@ -1048,9 +1200,9 @@ impl<'a> Exact<'a> {
         useless
     }
 
-    /// The kinds for which some check capturing the piece on `sq`, the piece then taken out of
-    /// play, leaves a defence of at most `d` plies.
-    fn capture_holds(&mut self, pos: &mut Position, sq: Square, d: i32) -> Kinds {
+    /// The variants for which some check capturing the piece on `sq`, the piece then taken out
+    /// of play, leaves a defence of at most `d` plies.
+    fn capture_holds(&mut self, pos: &mut Position, sq: Square, d: i32) -> Variants {
         // After a stop `and_kinds` answers at once, so the remaining captures cost only their
         // generation.
         let all = self.domain;
@@ -1082,31 +1234,22 @@ impl<'a> Exact<'a> {
     #[cfg(test)]
     pub(crate) fn shortest(&mut self, pos: &mut Position, max: i32) -> Option<i32> {
         debug_assert!(self.sup.is_none());
-        self.shortest_kinds(pos, max)[0]
+        self.shortest_len(pos, max)
     }
 
-    /// The shortest mate of at most `max` plies per kind of the domain.
-    fn shortest_kinds(&mut self, pos: &mut Position, max: i32) -> [Option<i32>; 7] {
-        let all = self.domain;
-        let mut out = [None; 7];
-        let mut left = all;
+    /// The shortest mate of at most `max` plies, in an ordinary search.
+    fn shortest_len(&mut self, pos: &mut Position, max: i32) -> Option<i32> {
         let mut l = 1;
-        while l <= max && left != 0 {
-            self.domain = left;
-            let ok = self.or_kinds(pos, l);
-            self.domain = all;
-            for (i, len) in out.iter_mut().enumerate() {
-                if ok & (1 << i) != 0 {
-                    *len = Some(l);
-                }
+        while l <= max {
+            if self.or_kinds(pos, l) == ONE {
+                return Some(l);
             }
-            left &= !ok;
             if self.aborted {
-                break;
+                return None;
             }
             l += 2;
         }
-        out
+        None
     }
 
     /// The counted evasions of a defender-to-move position whose longest defence is `m` plies

@@ -330,7 +330,9 @@ impl InterpositionGapProbe {
 /// every row and on the interposition-heavy ones (≥ 3 checks of the line answerable by a drop
 /// between). `SUPER_AB_FILES` (comma-separated data files, default the mudaai set and
 /// `mate_curated.tsv`), `SUPER_AB_LIMIT` (rows per file), `SUPER_AB_MAX` (plies, default 15) and
-/// `SUPER_AB_BUDGET` (nodes per problem and mode, default 20 M) set what is run.
+/// `SUPER_AB_BUDGET` (nodes per problem and mode, default 20 M) set what is run;
+/// `SUPER_AB_TSUME` keeps only problems without the attacker's king, `SUPER_AB_VERBOSE` prints
+/// every row.
 /// `cargo test --release -p soppo-engine measure_super_piece -- --ignored --nocapture`
 #[test]
 #[ignore = "measurement"]
@@ -343,6 +345,8 @@ fn measure_super_piece() {
     let max = i32::try_from(env("SUPER_AB_MAX", 15)).unwrap_or(15);
     let budget = env("SUPER_AB_BUDGET", 20_000_000);
     let limit = usize::try_from(env("SUPER_AB_LIMIT", 100_000)).unwrap_or(usize::MAX);
+    let tsume_only = std::env::var_os("SUPER_AB_TSUME").is_some();
+    let mut times = [0.0f64; 2];
     let files = std::env::var("SUPER_AB_FILES").unwrap_or_else(|_| "mudaai6.tsv,mate_curated.tsv".into());
     // [all rows, heavy rows]: (answered both ways, differing, nodes on, nodes off)
     let mut sums = [(0usize, 0usize, 0u64, 0u64); 2];
@@ -361,10 +365,19 @@ fn measure_super_piece() {
             if Position::from_sfen(sfen).is_err() {
                 continue;
             }
+            if tsume_only && Position::from_sfen(sfen).is_ok_and(|p| p.king_square(p.side_to_move()).is_some()) {
+                continue;
+            }
+            let t = Instant::now();
             let (off, off_nodes) = exact_answer(sfen, false, max, budget);
+            let off_ms = t.elapsed().as_secs_f64() * 1e3;
             let Some((_, off_line)) = &off else { continue };
             let heavy = distant_drop_checks(sfen, off_line) >= 3;
+            let t = Instant::now();
             let (on, on_nodes) = exact_answer(sfen, true, max, budget);
+            let on_ms = t.elapsed().as_secs_f64() * 1e3;
+            times[0] += on_ms;
+            times[1] += off_ms;
             let same = on == off;
             for (i, s) in sums.iter_mut().enumerate() {
                 if i == 0 || heavy {
@@ -387,7 +400,7 @@ fn measure_super_piece() {
                     })
                 };
                 eprintln!(
-                    "{file}\t{sfen}\ton {on_nodes}\toff {off_nodes}\t{:.2}x\t{}{}",
+                    "{file}\t{sfen}\ton {on_nodes} ({on_ms:.1} ms)\toff {off_nodes} ({off_ms:.1} ms)\t{:.2}x\t{}{}",
                     off_nodes as f64 / on_nodes.max(1) as f64,
                     show(&on),
                     if same {
@@ -412,5 +425,6 @@ fn measure_super_piece() {
         );
     }
     eprintln!("heavy rows: median ratio {median:.2}x over {}", ratios.len());
+    eprintln!("time: on {:.0} ms, off {:.0} ms", times[0], times[1]);
     assert_eq!(sums[0].1, 0, "answers differ");
 }
