@@ -623,22 +623,30 @@ impl<'a> Exact<'a> {
                 return self.per_variant(pos, all, false, |s, pos, _| s.or_node(pos, l));
             }
         }
-        if self.mates_in_one(pos) {
+        let mut found = self.mated_in_one(pos);
+        if found == all {
             self.store(key, 1, true);
             return all;
         }
-        // Under a super piece, a mate in one the stand-in can answer may still mate some kinds,
-        // and a bound of one ply leaves nothing to share: each kind is asked on its real
-        // position, where the fast mate-in-one routine applies.
-        let mut found: Variants = 0;
-        if sup.is_some() {
-            if l == 1 {
-                return self.per_variant(pos, all, false, |s, pos, _| s.or_node(pos, 1));
-            }
-            found = self.per_variant(pos, all, false, |_, pos, _| pos.mate_in_one().is_some());
+        // A variant whose defender holds less than the position's may be mated in one where
+        // the position is not. When some may, and the bound is one ply (nothing left to
+        // share), or before a longer search, those variants are asked on their real positions,
+        // where the fast routine applies.
+        let short = self.short_handed(pos) & !found;
+        if short != 0 {
+            found |= if l == 1 {
+                self.per_variant(pos, short, false, |s, pos, _| s.or_node(pos, 1))
+            } else {
+                self.per_variant(pos, short, false, |_, pos, _| pos.mate_in_one().is_some())
+            };
             if found == all {
-                self.store(key, 1, true);
+                if l > 1 {
+                    self.store(key, 1, true);
+                }
                 return all;
+            }
+            if l == 1 && found & !short == all & !short {
+                return found;
             }
         }
         let mut checks = MoveList::new();
@@ -688,7 +696,7 @@ impl<'a> Exact<'a> {
                     if !self.enter_with(pos, m, want) {
                         continue;
                     }
-                    let ok = if l > 1 || sup.is_some() || InterpositionGap::of(pos).is_some() {
+                    let ok = if l > 1 || InterpositionGap::of(pos).is_some() {
                         self.and_kinds(pos, l - 1)
                     } else {
                         0
@@ -737,30 +745,62 @@ impl<'a> Exact<'a> {
         found
     }
 
-    /// Whether the attacker mates in one for every kind. Under a super piece the stand-in's
-    /// mate counts only when it is the same move for every kind and no kind of the super piece
-    /// could answer it (a kind that is mated in one when the stand-in is not is left to the
-    /// general search).
-    fn mates_in_one(&self, pos: &mut Position) -> bool {
-        let Some(m) = pos.mate_in_one() else {
-            return false;
-        };
-        let Some(s) = self.sup else {
-            return true;
-        };
-        if !matches!(self.check_use(pos, m), CheckUse::Plain) {
-            return false;
+    /// The variants whose defender lacks some kind the position's defender holds (its debt
+    /// takes the last one). For the others a drop is possible exactly where it is in the
+    /// position, so a mate in one found with the position's hand is theirs as well, and at a
+    /// bound of one ply only the usual checks (those leaving interpositions) need a search.
+    fn short_handed(&self, pos: &Position) -> Variants {
+        if self.sup.is_none() {
+            return 0;
         }
-        let SuperAt::Board(q) = s.at else {
-            return true;
+        let hand = pos.hand(!self.attacker);
+        bits(self.domain)
+            .filter(|&i| {
+                let debt = self.variant(i).debt;
+                PieceKind::HAND
+                    .iter()
+                    .any(|&k| hand.count(k) > 0 && hand.count(k) <= debt.count(k))
+            })
+            .fold(0, |set, i| set | 1 << i)
+    }
+
+    /// The variants mated in one (under game rules, which is a tsume mate too). The active super
+    /// piece is given each of its kinds in turn; the position's defender holds at least what
+    /// every variant's does, so a mate found there mates every variant of that kind.
+    fn mated_in_one(&self, pos: &mut Position) -> Variants {
+        let all = self.domain;
+        let Some(s) = self.sup.filter(|s| s.at != SuperAt::Gone) else {
+            return if pos.mate_in_one().is_some() { all } else { 0 };
         };
-        if !m.is_drop() && m.to() == q {
-            return true;
+        let (attacker, defender) = (self.attacker, !self.attacker);
+        let mut tried = 0u32;
+        let mut mated = 0;
+        for i in bits(all) {
+            let kind = self.variant(i).kind;
+            if tried & (1 << kind.index()) != 0 {
+                continue;
+            }
+            tried |= 1 << kind.index();
+            let found = if let SuperAt::Board(q) = s.at {
+                pos.replace_piece(q, Piece::new(defender, kind));
+                let found = pos.mate_in_one().is_some();
+                pos.replace_piece(q, Piece::new(defender, s.shown));
+                found
+            } else {
+                pos.take_hand_piece(attacker, s.shown);
+                pos.give_hand_piece(attacker, kind);
+                let found = pos.mate_in_one().is_some();
+                pos.take_hand_piece(attacker, kind);
+                pos.give_hand_piece(attacker, s.shown);
+                found
+            };
+            if found {
+                mated |= bits(all)
+                    .filter(|&j| self.variant(j).kind == kind)
+                    .fold(0, |set, j| set | 1 << j);
+            }
         }
-        pos.do_move(m);
-        let evades = self.super_piece_may_evade(pos, q);
-        pos.undo_move(m);
-        !evades
+        mated
     }
 
     /// With the super piece in the attacker's hand: the variants in which a drop of its kind
