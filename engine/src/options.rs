@@ -279,5 +279,10 @@ mod tests {
         assert!(o.set("NoSuchOption", Some("1")).is_err());
         assert!(o.set("SoppoCut", Some("Dynamic")).is_ok());
         assert_eq!(o.soppo_cut, SoppoCut::Dynamic);
+        assert!(o.mate_super_piece);
+        assert!(o.set("matesuperpiece", Some("false")).is_ok());
+        assert!(!o.mate_super_piece);
+        assert!(o.set("MateSuperPiece", Some("maybe")).is_err());
+        assert!(!o.mate_super_piece);
     }
 }

@@ -755,6 +755,32 @@ fn go_mate_finds_verified_mates() {
     e.quit(PROMPT);
 }
 
+/// `MateSuperPiece` on and off give the same one-move answer to a chuuai problem (the paper's
+/// Fig. 2 shape: seven squares between, every drop useless), and a bad value is refused.
+#[test]
+fn go_mate_with_and_without_the_super_piece() {
+    // The defender could still drop between after 1i1a+ (so it is no checkmate under game
+    // rules), but every such drop is useless under tsume rules.
+    let sfen = "k8/p8/2N6/2N6/9/9/9/9/8R b r2b4g4s2n4l17p 1";
+    let mut e = Engine::start();
+    let mut answers = Vec::new();
+    for value in ["false", "true"] {
+        e.send(&format!("setoption name MateSuperPiece value {value}"));
+        e.send(&format!("position sfen {sfen}"));
+        e.send("go mate 10000");
+        answers.push(e.checkmate(SEARCH));
+    }
+    e.check(answers.iter().all(|a| a == "checkmate 1i1a+"), || {
+        format!("expected `checkmate 1i1a+` both ways, got {answers:?}")
+    });
+    e.send("setoption name MateSuperPiece value maybe");
+    let lines = e.sync();
+    e.check(has_info_string(&lines), || {
+        "a bad MateSuperPiece value was not explained".into()
+    });
+    e.quit(PROMPT);
+}
+
 #[test]
 fn go_mate_nomate_timeout_and_stop() {
     let mut e = Engine::start();
