@@ -173,7 +173,8 @@ impl<'a> Exact<'a> {
             SuperAt::AttackerHand => (2, 0),
             SuperAt::Gone => (3, 0),
         };
-        let salt = mix(self.contexts[s.ctx].salt ^ self.domain) ^ mix(tag | sq << 8 | (s.shown.index() as u64) << 16);
+        let salt = mix(self.contexts[s.ctx].salt ^ self.domain as u64 ^ (self.domain >> 64) as u64)
+            ^ mix(tag | sq << 8 | (s.shown.index() as u64) << 16);
         // The key's low bit (the side to move) is kept.
         key ^ (salt & !1)
     }

@@ -10,13 +10,13 @@ use soppo_core::{Bitboard, Hand, Move, Piece, PieceKind, Position, Square};
 /// current [`Context`]. Outside a super-piece search there is a single "variant", bit 0
 /// ([`ONE`]), so the same set arithmetic serves both: a search answers with the set of variants
 /// for which its claim holds.
-pub(super) type Variants = u64;
+pub(super) type Variants = u128;
 
 /// The one variant of an ordinary (concrete) search.
 pub(super) const ONE: Variants = 1;
 
 /// Most variants one context may have.
-pub(super) const MAX_VARIANTS: usize = 64;
+pub(super) const MAX_VARIANTS: usize = 128;
 
 /// A length per variant.
 pub(super) type Lengths = [i32; MAX_VARIANTS];
@@ -461,7 +461,7 @@ impl Exact<'_> {
     /// The drops `here` on `q` (several kinds) searched together as one super piece over every
     /// variant that holds the kind: per drop, the current variants in which it is shown mated
     /// within `m - 1` plies or useless (`d`: the longest defence by the evasions that do not
-    /// interpose, per current variant). Too many variants (more than 64) settle nothing.
+    /// interpose, per current variant). Too many variants (more than [`MAX_VARIANTS`]) settle nothing.
     pub(super) fn drops_settled_together(
         &mut self,
         pos: &mut Position,
