@@ -23,7 +23,14 @@ pub(super) type Lengths = [i32; MAX_VARIANTS];
 
 /// The bit numbers of a set, lowest first.
 pub(super) fn bits(set: Variants) -> impl Iterator<Item = usize> {
-    (0..MAX_VARIANTS).filter(move |&i| set & (1 << i) != 0)
+    let mut rest = set;
+    std::iter::from_fn(move || {
+        (rest != 0).then(|| {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            i
+        })
+    })
 }
 
 /// One real position of a super-piece search, told apart from the searched position by the kind
