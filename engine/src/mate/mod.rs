@@ -121,7 +121,8 @@ pub fn solve_with(
     exact.set_super_piece(config.super_piece);
     let mut pos = pos.clone();
     let mut next = 1;
-    let mut proof: Option<Vec<Move>> = None;
+    // What to answer if the exact search does not finish: df-pn's proven or shortest line.
+    let mut fallback: Option<MateOutcome> = None;
     let mut dfpn_done = false;
     loop {
         match exact_deepening(&mut exact, &mut pos, &mut next, start, &mut progress) {
@@ -132,23 +133,23 @@ pub fn solve_with(
                 let mut line = Vec::new();
                 exact.principal_line(&mut pos, len, &mut line);
                 if exact.aborted {
-                    return proof.map_or(MateOutcome::Timeout, MateOutcome::Proven);
+                    return fallback.unwrap_or(MateOutcome::Timeout);
                 }
                 return match verify::verify_with(&mut exact, &pos, &line) {
                     Ok(()) => MateOutcome::Mate(line),
                     Err(e) => {
                         // Never print a line that fails the checks; this is a bug if it happens.
                         log::error!("mate line failed verification: {e}");
-                        proof.map_or(MateOutcome::Timeout, MateOutcome::Proven)
+                        fallback.unwrap_or(MateOutcome::Timeout)
                     }
                 };
             }
             Deepening::NoMate => return MateOutcome::NoMate,
             Deepening::Stopped if out_of_time() => {
                 // A proven line that is not shown shortest is still a mate: better than nothing.
-                return proof.map_or(MateOutcome::Timeout, MateOutcome::Proven);
+                return fallback.unwrap_or(MateOutcome::Timeout);
             }
-            Deepening::Stopped if dfpn_done => return proof.map_or(MateOutcome::Timeout, MateOutcome::Proven),
+            Deepening::Stopped if dfpn_done => return fallback.unwrap_or(MateOutcome::Timeout),
             Deepening::Stopped => {}
         }
         // The exact search needs longer: let df-pn decide whether there is a mate at all, then
@@ -173,7 +174,7 @@ pub fn solve_with(
                 if let Some(answer) = found.answer {
                     return answer;
                 }
-                proof = found.line;
+                fallback = found.fallback.or(found.line.map(MateOutcome::Proven));
             }
             DfpnVerdict::Unknown if out_of_time() => return MateOutcome::Timeout,
             DfpnVerdict::Unknown => {}
@@ -293,6 +294,9 @@ fn solve_side_by_side(
                 verdict: DfpnVerdict::Disproven,
                 ..
             } => MateOutcome::NoMate,
+            DfpnAnswer {
+                fallback: Some(answer), ..
+            } => answer,
             DfpnAnswer { line: Some(line), .. } => MateOutcome::Proven(line),
             DfpnAnswer { .. } => MateOutcome::Timeout,
         }
@@ -351,6 +355,9 @@ struct DfpnAnswer {
     line: Option<Vec<Move>>,
     /// A final answer from the bounded searches ([`shortest_answer`]).
     answer: Option<MateOutcome>,
+    /// The answer to give if the exact search does not finish: df-pn's shortest line when the
+    /// verifier ran out of time before showing it exact.
+    fallback: Option<MateOutcome>,
 }
 
 impl DfpnAnswer {
@@ -358,6 +365,7 @@ impl DfpnAnswer {
         verdict: DfpnVerdict::Unknown,
         line: None,
         answer: None,
+        fallback: None,
     };
 }
 
@@ -380,6 +388,7 @@ fn run_dfpn(
             verdict,
             line: None,
             answer: None,
+            fallback: None,
         };
     }
     let line = dfpn
@@ -394,6 +403,7 @@ fn run_dfpn(
             verdict,
             line,
             answer: None,
+            fallback: None,
         };
     };
     // A line not shown shortest may let the defender give up early (its replies are the
@@ -408,6 +418,13 @@ fn run_dfpn(
             verdict,
             line,
             answer: Some(answer),
+            fallback: None,
+        },
+        ShortAnswer::Fallback(answer) => DfpnAnswer {
+            verdict,
+            line,
+            answer: None,
+            fallback: Some(answer),
         },
         ShortAnswer::Line(short) => {
             on_line(&short, &dfpn.stats());
@@ -415,12 +432,14 @@ fn run_dfpn(
                 verdict,
                 line: Some(short),
                 answer: None,
+                fallback: None,
             }
         }
         ShortAnswer::Nothing => DfpnAnswer {
             verdict,
             line: line.or(unshown),
             answer: None,
+            fallback: None,
         },
     }
 }
@@ -429,6 +448,9 @@ fn run_dfpn(
 enum ShortAnswer {
     /// The answer to print.
     Final(MateOutcome),
+    /// The answer to print unless the exact search, which can reach this length, finds the
+    /// tsume answer in the time left.
+    Fallback(MateOutcome),
     /// The shortest mating line under df-pn's counting, not the tsume answer (the verifier
     /// finds a useless interposition counted as a defence).
     Line(Vec<Move>),
@@ -454,6 +476,11 @@ fn shortest_answer(pos: &Position, short: dfpn::ShortLine, stop: &mut dyn FnMut(
             ShortAnswer::Final(MateOutcome::Mate(short.line))
         }
         Ok(()) => ShortAnswer::Final(MateOutcome::Shortest(short.line)),
+        // Not shown exact in time. A line the exact search can reach may still hide a useless
+        // interposition counted as a defence: that search goes on, with this line to fall back on.
+        Err(e) if e.is_stopped() && short.line.len() <= verify::EXACT_CHECK_MAX_PLIES => {
+            ShortAnswer::Fallback(MateOutcome::Shortest(short.line))
+        }
         Err(e) if e.is_stopped() => ShortAnswer::Final(MateOutcome::Shortest(short.line)),
         Err(e) => {
             log::debug!("df-pn's shortest line is not the tsume answer: {e}");

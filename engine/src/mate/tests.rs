@@ -213,6 +213,25 @@ fn dfpn_shortest_line_becomes_the_answer() {
     }
 }
 
+/// A df-pn shortest line the verifier could not show exact in its time is only a fallback when
+/// the exact search can reach its length: the exact search then goes on and may still find the
+/// tsume answer (a df-pn line can count a useless interposition as a defence).
+#[test]
+fn unverified_short_line_is_a_fallback() {
+    // mate11_yaneuraou row 609: df-pn's 11-ply line counts a useless silver drop (S*5h).
+    let sfen = "ln6r/1G1g1k3/1sp1p+b3/pp1p2p2/2n6/2S1NP2P/PPP1P4/2+rGK4/1N6L w SLPbgsl5p 148";
+    let pos = Position::from_sfen(sfen).unwrap();
+    let mut dfpn = Dfpn::new(64);
+    assert_eq!(dfpn.solve(&pos, u64::MAX, &mut |_| false), super::DfpnVerdict::Proven);
+    let short = dfpn.shortest_line(&pos, &mut |_| false).expect("a line");
+    assert!(short.shortest);
+    match super::shortest_answer(&pos, short, &mut || true) {
+        super::ShortAnswer::Fallback(MateOutcome::Shortest(line)) => assert_eq!(line.len(), 11),
+        super::ShortAnswer::Final(o) => panic!("final answer {o:?}"),
+        _ => panic!("no fallback"),
+    }
+}
+
 /// The exact search's shortest mate (up to `max` plies) and answer line with the super piece on
 /// or off, and the nodes it took; `None` when the node budget ran out.
 fn exact_answer(sfen: &str, super_piece: bool, max: i32, budget: u64) -> (Option<(i32, Vec<Move>)>, u64) {

@@ -161,7 +161,7 @@ impl<'a> Exact<'a> {
     }
 
     /// The table and path key of the current node: the position's key, or under a super piece
-    /// that key mixed with where the piece is and the kinds searched for (a table entry then
+    /// that key mixed with where the piece is and the variants searched for (a table entry then
     /// speaks for all of them).
     fn node_key(&self, pos: &Position) -> u64 {
         let key = pos.key();
@@ -222,17 +222,17 @@ impl<'a> Exact<'a> {
     /// Attacker to move: is there a mate in at most `l` plies?
     pub(crate) fn or_node(&mut self, pos: &mut Position, l: i32) -> bool {
         debug_assert!(self.sup.is_none());
-        self.or_kinds(pos, l) == ONE
+        self.or_variants(pos, l) == ONE
     }
 
     /// Defender to move, in check: is the longest counted defence at most `m` plies?
     pub(crate) fn and_node(&mut self, pos: &mut Position, m: i32) -> bool {
         debug_assert!(self.sup.is_none());
-        self.and_kinds(pos, m) == ONE
+        self.and_variants(pos, m) == ONE
     }
 
     /// The variants for which the attacker mates in at most `l` plies.
-    fn or_kinds(&mut self, pos: &mut Position, l: i32) -> Variants {
+    fn or_variants(&mut self, pos: &mut Position, l: i32) -> Variants {
         let all = self.domain;
         if l < 1 {
             self.cut_off = true;
@@ -251,7 +251,7 @@ impl<'a> Exact<'a> {
         let sup = self.sup;
         // The attacker's own moves may depend on the kind: where a kind of the super piece
         // could check the attacker's king, pin a piece to it or guard a square next to it,
-        // each kind is searched on its real position.
+        // each variant is searched on its real position.
         if let Some(Super {
             at: SuperAt::Board(q),
             shown,
@@ -339,7 +339,7 @@ impl<'a> Exact<'a> {
                         continue;
                     }
                     let ok = if l > 1 || InterpositionGap::of(pos).is_some() {
-                        self.and_kinds(pos, l - 1)
+                        self.and_variants(pos, l - 1)
                     } else {
                         0
                     };
@@ -355,7 +355,8 @@ impl<'a> Exact<'a> {
                 return 0;
             }
         }
-        // The attacker drops the super piece itself: a move that exists for one kind only.
+        // The attacker drops the super piece itself: a move that exists only in the variants
+        // of one kind.
         let rest = super_drops & !found;
         if rest != 0 && !self.aborted {
             found |= self.per_variant(pos, rest, false, |s, pos, v| {
@@ -388,7 +389,7 @@ impl<'a> Exact<'a> {
     }
 
     /// The variants for which the longest counted defence is at most `m` plies.
-    fn and_kinds(&mut self, pos: &mut Position, m: i32) -> Variants {
+    fn and_variants(&mut self, pos: &mut Position, m: i32) -> Variants {
         let all = self.domain;
         if self.tick() {
             return 0;
@@ -451,7 +452,7 @@ impl<'a> Exact<'a> {
             if !self.enter_with(pos, e, label) {
                 return 0;
             }
-            let ok = self.or_kinds(pos, m - 1);
+            let ok = self.or_variants(pos, m - 1);
             self.leave(pos, e);
             if ok != label {
                 return 0;
@@ -517,11 +518,11 @@ impl<'a> Exact<'a> {
         if !self.enter_with(pos, e, label) {
             return false;
         }
-        let mut ok = self.or_kinds(pos, m - 1);
+        let mut ok = self.or_variants(pos, m - 1);
         if ok != label && !self.aborted {
             // Only a useless interposition may fail the bound. A depth cut-off inside
             // the test does not matter: had the interposition no mate at all, it could not
-            // be useless either, and `or_kinds` above already recorded its own cut-off.
+            // be useless either, and `or_variants` above already recorded its own cut-off.
             let cut = self.cut_off;
             self.leave(pos, e);
             let d = match *other_defence {
@@ -530,7 +531,7 @@ impl<'a> Exact<'a> {
             };
             let entered = self.enter_with(pos, e, label & !ok);
             debug_assert!(entered);
-            ok |= self.is_useless_kinds(pos, e.to(), &d);
+            ok |= self.useless_variants(pos, e.to(), &d);
             self.cut_off = cut;
         }
         self.leave(pos, e);
@@ -586,11 +587,11 @@ impl<'a> Exact<'a> {
     /// interposed piece with a check and then, without using it, hold the defence to `d`?
     pub(crate) fn is_useless(&mut self, pos: &mut Position, sq: Square, d: i32) -> bool {
         debug_assert!(self.sup.is_none());
-        self.is_useless_kinds(pos, sq, &[d; MAX_VARIANTS]) == ONE
+        self.useless_variants(pos, sq, &[d; MAX_VARIANTS]) == ONE
     }
 
     /// [`Exact::is_useless`] for the variants of the domain, variant `i` held to `d[i]`.
-    fn is_useless_kinds(&mut self, pos: &mut Position, sq: Square, d: &Lengths) -> Variants {
+    fn useless_variants(&mut self, pos: &mut Position, sq: Square, d: &Lengths) -> Variants {
         let all = self.domain;
         let mut useless = 0;
         let mut left = all;
@@ -608,7 +609,7 @@ impl<'a> Exact<'a> {
     /// The variants for which some check capturing the piece on `sq`, the piece then taken out
     /// of play, leaves a defence of at most `d` plies.
     fn capture_holds(&mut self, pos: &mut Position, sq: Square, d: i32) -> Variants {
-        // After a stop `and_kinds` answers at once, so the remaining captures cost only their
+        // After a stop `and_variants` answers at once, so the remaining captures cost only their
         // generation.
         let all = self.domain;
         let attacker = self.attacker;
@@ -626,7 +627,7 @@ impl<'a> Exact<'a> {
                 self.repeated = true;
             } else {
                 self.path.push(key);
-                found |= self.and_kinds(pos, d);
+                found |= self.and_variants(pos, d);
                 self.path.pop();
             }
             (self.sup, self.domain) = saved;
@@ -646,7 +647,7 @@ impl<'a> Exact<'a> {
     fn shortest_len(&mut self, pos: &mut Position, max: i32) -> Option<i32> {
         let mut l = 1;
         while l <= max {
-            if self.or_kinds(pos, l) == ONE {
+            if self.or_variants(pos, l) == ONE {
                 return Some(l);
             }
             if self.aborted {

@@ -419,13 +419,13 @@ impl Exact<'_> {
             return 0;
         }
         let all = self.domain;
-        let ok = self.or_kinds(pos, m - 1);
+        let ok = self.or_variants(pos, m - 1);
         let unproven = all & !ok;
         let mut useless = 0;
         if unproven != 0 && !self.aborted {
             let cut = self.cut_off;
             self.domain = unproven;
-            useless = self.is_useless_kinds(pos, q, d);
+            useless = self.useless_variants(pos, q, d);
             self.cut_off = cut;
         }
         self.leave_super(pos, drop);
