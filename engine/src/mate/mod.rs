@@ -123,6 +123,7 @@ pub fn solve_with(
     let mut next = 1;
     // What to answer if the exact search does not finish: df-pn's proven or shortest line.
     let mut fallback: Option<MateOutcome> = None;
+    let mut exact_until: Option<Instant> = None;
     let mut dfpn_done = false;
     loop {
         match exact_deepening(&mut exact, &mut pos, &mut next, start, &mut progress) {
@@ -174,12 +175,18 @@ pub fn solve_with(
                 if let Some(answer) = found.answer {
                     return answer;
                 }
+                // With df-pn's shortest line to fall back on, the exact search gets as long again
+                // as the answer has taken so far (never past the deadline): `go mate infinite`
+                // still ends.
+                if found.fallback.is_some() {
+                    exact_until = Some(Instant::now() + start.elapsed());
+                }
                 fallback = found.fallback.or(found.line.map(MateOutcome::Proven));
             }
             DfpnVerdict::Unknown if out_of_time() => return MateOutcome::Timeout,
             DfpnVerdict::Unknown => {}
         }
-        phase_end.set(None);
+        phase_end.set(exact_until);
         exact.resume();
     }
 }
@@ -204,10 +211,13 @@ fn solve_side_by_side(
     let disproven = AtomicBool::new(false);
     let dfpn_nodes = AtomicU64::new(0);
     let exact_nodes = AtomicU64::new(0);
+    // Once df-pn has a shortest line to fall back on, the exact search gets as long again as the
+    // answer has taken so far: nanoseconds from the start, 0 for no limit.
+    let exact_until = AtomicU64::new(0);
     let hash_mb = (config.hash_mb - config.hash_mb / 4).max(1);
     std::thread::scope(|scope| {
         let (out_of_time, exact_done, disproven, dfpn_nodes) = (&out_of_time, &exact_done, &disproven, &dfpn_nodes);
-        let exact_nodes = &exact_nodes;
+        let (exact_nodes, exact_until) = (&exact_nodes, &exact_until);
         let progress = &progress;
         let dfpn_stop = move || out_of_time() || exact_done.load(Ordering::Relaxed);
         let worker = std::thread::Builder::new()
@@ -240,12 +250,18 @@ fn solve_side_by_side(
                 let found = run_dfpn(pos, config, hash_mb, None, &mut stop, &mut report);
                 if found.verdict == DfpnVerdict::Disproven || found.answer.is_some() {
                     disproven.store(true, Ordering::Relaxed);
+                } else if found.fallback.is_some() {
+                    let twice = u64::try_from(start.elapsed().as_nanos() * 2).unwrap_or(u64::MAX);
+                    exact_until.store(twice.max(1), Ordering::Relaxed);
                 }
                 found
             });
         let mut stop = |nodes: u64| {
             exact_nodes.store(nodes, Ordering::Relaxed);
-            out_of_time() || disproven.load(Ordering::Relaxed)
+            let until = exact_until.load(Ordering::Relaxed);
+            out_of_time()
+                || disproven.load(Ordering::Relaxed)
+                || (until != 0 && start.elapsed().as_nanos() >= u128::from(until))
         };
         let mut exact = Exact::new(attacker, (config.hash_mb / 4).max(1), &mut stop);
         exact.set_super_piece(config.super_piece);
