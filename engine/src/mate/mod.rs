@@ -8,7 +8,9 @@
 //! When the exact search needs longer, df-pn ([`dfpn`]) decides whether there is a mate, and
 //! then its length-bounded searches look for the shortest one ([`Dfpn::shortest_line`]). A
 //! shortest line the verifier shows exact is a [`MateOutcome::Mate`]; a longer one (where the
-//! exact check costs as much as the solving) is a [`MateOutcome::Shortest`].
+//! exact check costs as much as the solving) is a [`MateOutcome::Shortest`]. A line short
+//! enough for the exact search that the verifier cannot finish in its second is only a
+//! fallback: the exact search gets another turn, as long as the answer has taken so far.
 
 pub mod dfpn;
 pub(crate) mod exact;
