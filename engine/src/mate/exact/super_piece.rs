@@ -157,37 +157,33 @@ impl Exact<'_> {
         bits(set).map(|i| self.variant(i).kind)
     }
 
-    /// Turns the position into the real one of variant `v` (`real`) or back.
+    /// Turns the position into the real one of variant `v` (`real`) or back. The edits are
+    /// independent of each other, so one sequence serves both ways.
     pub(super) fn materialize(&self, pos: &mut Position, s: Super, v: Variant, real: bool) {
-        let (attacker, defender) = (self.attacker, !self.attacker);
-        if real {
-            match s.at {
-                SuperAt::Board(q) => pos.replace_piece(q, Piece::new(defender, v.kind)),
-                SuperAt::AttackerHand => {
-                    pos.take_hand_piece(attacker, s.shown);
-                    pos.give_hand_piece(attacker, v.kind);
-                }
-                SuperAt::Gone => {}
-            }
-            for kind in PieceKind::HAND {
-                for _ in 0..v.debt.count(kind) {
+        let (from, to) = if real { (s.shown, v.kind) } else { (v.kind, s.shown) };
+        self.swap_active(pos, s, from, to);
+        let defender = !self.attacker;
+        for kind in PieceKind::HAND {
+            for _ in 0..v.debt.count(kind) {
+                if real {
                     pos.take_hand_piece(defender, kind);
-                }
-            }
-        } else {
-            for kind in PieceKind::HAND {
-                for _ in 0..v.debt.count(kind) {
+                } else {
                     pos.give_hand_piece(defender, kind);
                 }
             }
-            match s.at {
-                SuperAt::Board(q) => pos.replace_piece(q, Piece::new(defender, s.shown)),
-                SuperAt::AttackerHand => {
-                    pos.take_hand_piece(attacker, v.kind);
-                    pos.give_hand_piece(attacker, s.shown);
-                }
-                SuperAt::Gone => {}
+        }
+    }
+
+    /// Makes the active super piece a `to` where it is a `from` (on its square or in the
+    /// attacker's hand; nothing once it is out of play).
+    fn swap_active(&self, pos: &mut Position, s: Super, from: PieceKind, to: PieceKind) {
+        match s.at {
+            SuperAt::Board(q) => pos.replace_piece(q, Piece::new(!self.attacker, to)),
+            SuperAt::AttackerHand => {
+                pos.take_hand_piece(self.attacker, from);
+                pos.give_hand_piece(self.attacker, to);
             }
+            SuperAt::Gone => {}
         }
     }
 
@@ -254,7 +250,6 @@ impl Exact<'_> {
         let Some(s) = self.sup.filter(|s| s.at != SuperAt::Gone) else {
             return if pos.mate_in_one().is_some() { all } else { 0 };
         };
-        let (attacker, defender) = (self.attacker, !self.attacker);
         let mut tried = 0u32;
         let mut mated = 0;
         for i in bits(all) {
@@ -263,19 +258,9 @@ impl Exact<'_> {
                 continue;
             }
             tried |= 1 << kind.index();
-            let found = if let SuperAt::Board(q) = s.at {
-                pos.replace_piece(q, Piece::new(defender, kind));
-                let found = pos.mate_in_one().is_some();
-                pos.replace_piece(q, Piece::new(defender, s.shown));
-                found
-            } else {
-                pos.take_hand_piece(attacker, s.shown);
-                pos.give_hand_piece(attacker, kind);
-                let found = pos.mate_in_one().is_some();
-                pos.take_hand_piece(attacker, kind);
-                pos.give_hand_piece(attacker, s.shown);
-                found
-            };
+            self.swap_active(pos, s, s.shown, kind);
+            let found = pos.mate_in_one().is_some();
+            self.swap_active(pos, s, kind, s.shown);
             if found {
                 mated |= bits(all)
                     .filter(|&j| self.variant(j).kind == kind)
