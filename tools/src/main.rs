@@ -8,12 +8,15 @@
 //! - `soppo-tools fit-mate3 [--data DIR] [--folds N] [--seed N] [--nomate-ratio R]`: fit the
 //!   static 3-ply mate score (Tanaka et al.) on the shared data, with cross-validation;
 //! - `soppo-tools tune-eval [GAMES…] [--epochs N] …`: logistic (Texel) tuning of the
-//!   evaluation's weights on game results; prints the new `DEFAULT_PARAMS`.
+//!   evaluation's weights on game results; prints the new `DEFAULT_PARAMS`;
+//! - `soppo-tools selfplay --openings FILE --games N [--nodes N] [--threads N] --out FILE`:
+//!   games of the engine against itself, with the searched scores, for `tune-eval`.
 
 mod fit_mate3;
 mod kif;
 mod mate_cmd;
 mod perft_cmd;
+mod selfplay;
 mod suite;
 mod tsume_cmd;
 mod tune_eval;
@@ -46,6 +49,43 @@ enum Command {
     /// Tune the evaluation's weights by logistic (Texel) regression on game results and print
     /// the new `DEFAULT_PARAMS` constant.
     TuneEval(TuneEvalArgs),
+    /// Play the engine against itself at a fixed number of nodes a move and write the games
+    /// (with the searched scores) for `tune-eval`.
+    Selfplay(SelfplayArgs),
+}
+
+#[derive(Debug, Args)]
+struct SelfplayArgs {
+    /// Games whose openings start the self-play games (the `tune-eval` game format).
+    #[arg(long, value_name = "FILE")]
+    openings: PathBuf,
+    /// Number of games.
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    games: usize,
+    /// Nodes searched a move.
+    #[arg(long, value_name = "N", default_value_t = 5000)]
+    nodes: u64,
+    /// Games played at once (one search thread each).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    threads: usize,
+    /// Seed of the choice of openings.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    seed: u64,
+    /// Where to write the games.
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// Earliest ply at which an opening is cut.
+    #[arg(long, value_name = "N", default_value_t = 8)]
+    min_ply: usize,
+    /// Latest ply at which an opening is cut.
+    #[arg(long, value_name = "N", default_value_t = 32)]
+    max_ply: usize,
+    /// Plies after which a game is a draw.
+    #[arg(long, value_name = "N", default_value_t = 320)]
+    max_plies: usize,
+    /// A lead (centipawns) both sides' searches see for four plies in a row ends the game.
+    #[arg(long, value_name = "CP", default_value_t = 3000)]
+    adjudicate: i32,
 }
 
 #[derive(Debug, Args)]
@@ -81,6 +121,13 @@ struct TuneEvalArgs {
     /// Tune the material weights too (default: fixed, they anchor the centipawn scale).
     #[arg(long)]
     tune_material: bool,
+    /// Weight of the searched score in the target, for games with a score column (as
+    /// `selfplay` writes them); the game result has the rest.
+    #[arg(long, value_name = "X", default_value_t = 0.7)]
+    score_weight: f64,
+    /// Also write the new weights to this file (normally `engine/src/eval/weights.rs`).
+    #[arg(long, value_name = "FILE")]
+    write: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -230,6 +277,23 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 seed: args.seed,
                 all_positions: args.all_positions,
                 tune_material: args.tune_material,
+                score_weight: args.score_weight,
+                write: args.write,
+            })?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Selfplay(args) => {
+            selfplay::run(&selfplay::Options {
+                openings: args.openings,
+                games: args.games,
+                nodes: args.nodes,
+                threads: args.threads,
+                seed: args.seed,
+                out: args.out,
+                min_ply: args.min_ply,
+                max_ply: args.max_ply,
+                max_plies: args.max_plies,
+                adjudicate: args.adjudicate,
             })?;
             Ok(ExitCode::SUCCESS)
         }

@@ -67,6 +67,10 @@ pub struct Options {
     pub seed: u64,
     pub all_positions: bool,
     pub tune_material: bool,
+    /// Weight of the searched score in the target (games with a score column only).
+    pub score_weight: f64,
+    /// Where to write the new weights as `engine/src/eval/weights.rs`.
+    pub write: Option<PathBuf>,
 }
 
 /// One training position: its nonzero feature counts (1/16 units, see
@@ -74,6 +78,28 @@ pub struct Options {
 struct Sample {
     features: Vec<(u16, i32)>,
     result: f64,
+    /// The searched score of the position (centipawns, side to move's view), when the game
+    /// file records one.
+    score: Option<f64>,
+}
+
+/// A searched score beyond this (centipawns) is a won or lost position, not a measure of
+/// the evaluation: such positions are left out.
+const DECIDED_SCORE: f64 = 4000.0;
+
+impl Sample {
+    /// What the prediction is fitted to: the result, or with a searched score a blend of the
+    /// result and the score's own prediction.
+    fn target(&self, k: f64, score_weight: f64) -> f64 {
+        match self.score {
+            Some(score) => score_weight * sigmoid(k * score) + (1.0 - score_weight) * self.result,
+            None => self.result,
+        }
+    }
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
 }
 
 /// The result of a game for Black (1 win, ½ draw, 0 loss), if the row says.
@@ -198,6 +224,10 @@ fn load(opts: &Options, stats: &mut LoadStats) -> Result<(Vec<Sample>, Vec<Sampl
             index + 1
         );
         let (mut pos, moves) = parse_game(cols[0]).with_context(|| format!("game {}", index + 1))?;
+        let scores = parse_scores(cols.get(4).copied(), moves.len()).with_context(|| format!("game {}", index + 1))?;
+        // (position, searched score) of every position kept. With scores, the position before
+        // each searched move is kept when that move is quiet (no capture, no promotion): the
+        // static evaluation is only ever asked about quiet positions.
         let mut positions = Vec::with_capacity(moves.len());
         for (ply, text) in moves.iter().enumerate() {
             let m = pos
@@ -209,9 +239,15 @@ fn load(opts: &Options, stats: &mut LoadStats) -> Result<(Vec<Sample>, Vec<Sampl
                 index + 1,
                 ply + 1
             );
+            if let Some(scores) = &scores {
+                let quiet = m.is_drop() || (pos.piece_on(m.to()).is_none() && !m.is_promotion());
+                if ply >= opts.skip_plies && quiet && scores[ply].abs() < DECIDED_SCORE {
+                    positions.push((Position::from_sfen(&pos.to_sfen())?, Some(scores[ply])));
+                }
+            }
             pos.do_move(m);
-            if ply + 1 >= opts.skip_plies {
-                positions.push(Position::from_sfen(&pos.to_sfen())?);
+            if scores.is_none() && ply + 1 >= opts.skip_plies {
+                positions.push((Position::from_sfen(&pos.to_sfen())?, None));
             }
         }
         let Some(black) = black_result(cols[2], &pos, opts.not_mate).with_context(|| format!("game {}", index + 1))?
@@ -224,12 +260,12 @@ fn load(opts: &Options, stats: &mut LoadStats) -> Result<(Vec<Sample>, Vec<Sampl
         } else {
             &mut train
         };
-        for mut p in positions {
+        for (mut p, score) in positions {
             if p.in_check() {
                 stats.in_check += 1;
                 continue;
             }
-            if !opts.all_positions && resolve_captures(&mut p) {
+            if score.is_none() && !opts.all_positions && resolve_captures(&mut p) {
                 stats.resolved += 1;
                 if p.in_check() {
                     stats.in_check += 1;
@@ -247,11 +283,33 @@ fn load(opts: &Options, stats: &mut LoadStats) -> Result<(Vec<Sample>, Vec<Sampl
             } else {
                 1.0 - black
             };
-            into.push(Sample { features, result });
+            into.push(Sample {
+                features,
+                result,
+                score,
+            });
         }
     }
     bar.finish_and_clear();
     Ok((train, held_out))
+}
+
+/// The fifth column of a game row: the searched score before each move, comma-separated;
+/// `None` when the row has none.
+fn parse_scores(column: Option<&str>, moves: usize) -> Result<Option<Vec<f64>>> {
+    let Some(column) = column.map(str::trim).filter(|c| !c.is_empty()) else {
+        return Ok(None);
+    };
+    let scores = column
+        .split(',')
+        .map(|v| v.trim().parse::<f64>().with_context(|| format!("bad score `{v}`")))
+        .collect::<Result<Vec<f64>>>()?;
+    ensure!(
+        scores.len() == moves,
+        "{} scores for {moves} moves in the score column",
+        scores.len()
+    );
+    Ok(Some(scores))
 }
 
 /// The engine's integer evaluation of a sample under integer weights.
@@ -264,20 +322,20 @@ fn int_eval(s: &Sample, params: &Params) -> f64 {
     (total / i64::from(FINE)).clamp(-i64::from(EVAL_LIMIT), i64::from(EVAL_LIMIT)) as f64
 }
 
-/// Log loss of predicting `1 / (1 + exp(-k·eval))` for `result`.
-fn log_loss(eval: f64, result: f64, k: f64) -> f64 {
-    let p = (1.0 / (1.0 + (-k * eval).exp())).clamp(1e-12, 1.0 - 1e-12);
-    -(result * p.ln() + (1.0 - result) * (1.0 - p).ln())
+/// Log loss (cross-entropy) of predicting `1 / (1 + exp(-k·eval))` for `target`.
+fn log_loss(eval: f64, target: f64, k: f64) -> f64 {
+    let p = sigmoid(k * eval).clamp(1e-12, 1.0 - 1e-12);
+    -(target * p.ln() + (1.0 - target) * (1.0 - p).ln())
 }
 
-/// Mean log loss of integer weights.
-fn mean_loss(samples: &[Sample], params: &Params, k: f64) -> f64 {
+/// Mean log loss of integer weights against the targets.
+fn mean_loss(samples: &[Sample], params: &Params, k: f64, score_weight: f64) -> f64 {
     if samples.is_empty() {
         return f64::NAN;
     }
     samples
         .iter()
-        .map(|s| log_loss(int_eval(s, params), s.result, k))
+        .map(|s| log_loss(int_eval(s, params), s.target(k, score_weight), k))
         .sum::<f64>()
         / samples.len() as f64
 }
@@ -285,8 +343,13 @@ fn mean_loss(samples: &[Sample], params: &Params, k: f64) -> f64 {
 /// The K that minimises the loss of `params` (golden-section search on a log scale; the loss
 /// is unimodal in K).
 fn fit_k(samples: &[Sample], params: &Params) -> f64 {
+    fit_k_by(|k| mean_loss(samples, params, k, 0.0))
+}
+
+/// The K that minimises `loss(K)` (golden-section search on a log scale).
+fn fit_k_by(loss: impl Fn(f64) -> f64) -> f64 {
     let (mut lo, mut hi) = ((1e-5f64).ln(), (0.1f64).ln());
-    let loss = |x: f64| mean_loss(samples, params, x.exp());
+    let loss = |x: f64| loss(x.exp());
     let phi = (5f64.sqrt() - 1.0) / 2.0;
     for _ in 0..60 {
         let a = hi - phi * (hi - lo);
@@ -318,9 +381,9 @@ fn optimise(train: &[Sample], start: &Params, k: f64, opts: &Options) -> Params 
                 .map(|&(i, c)| w[i as usize] * f64::from(c))
                 .sum::<f64>()
                 / f64::from(FINE);
-            let p = 1.0 / (1.0 + (-k * eval).exp());
-            // d(log loss)/d(eval) = k (p − result); d(eval)/d(w_i) = count_i / FINE.
-            let g = k * (p - s.result) / n / f64::from(FINE);
+            let p = sigmoid(k * eval);
+            // d(log loss)/d(eval) = k (p − target); d(eval)/d(w_i) = count_i / FINE.
+            let g = k * (p - s.target(k, opts.score_weight)) / n / f64::from(FINE);
             for &(i, c) in &s.features {
                 grad[i as usize] += g * f64::from(c);
             }
@@ -341,6 +404,17 @@ fn optimise(train: &[Sample], start: &Params, k: f64, opts: &Options) -> Params 
         *o = x.round() as i32;
     }
     out
+}
+
+/// The text of `engine/src/eval/weights.rs` holding `params`.
+fn weights_file(params: &Params) -> String {
+    format!(
+        "//! The embedded evaluation weights (see `params.rs` for the layout); `soppo-tools tune-eval\n\
+         //! --write engine/src/eval/weights.rs` rewrites this file.\n\n\
+         use super::params::Params;\n\n\
+         // Fitted by `soppo-tools tune-eval` (docs/EVAL.md says on what data and how).\n{}",
+        params.to_rust_const()
+    )
 }
 
 /// Runs the tuner and prints its report; the last line is the summary.
@@ -372,18 +446,47 @@ pub fn run(opts: &Options) -> Result<()> {
             *w = 0;
         }
     }
-    let k = fit_k(&train, &material_only);
+    let scored: Vec<&Sample> = train.iter().filter(|s| s.score.is_some()).collect();
+    let k = if scored.is_empty() {
+        fit_k(&train, &material_only)
+    } else {
+        // With searched scores, K is the scale at which the scores best predict the results:
+        // the evaluation is then fitted to say what the search says, on the same scale.
+        fit_k_by(|k| {
+            scored
+                .iter()
+                .map(|s| log_loss(s.score.unwrap_or(0.0), s.result, k))
+                .sum::<f64>()
+                / scored.len() as f64
+        })
+    };
     println!(
-        "K = {k:.6} per centipawn (a score of {:.0} cp predicts 73%); K of the full starting weights {:.6}",
+        "K = {k:.6} per centipawn (a score of {:.0} cp predicts 73%); K of the full starting weights {:.6}; \
+         {} training positions with a searched score (weight {})",
         1.0 / k,
-        fit_k(&train, &start)
+        fit_k(&train, &start),
+        scored.len(),
+        opts.score_weight
     );
-    let train_before = mean_loss(&train, &start, k);
-    let held_out_before = mean_loss(&held_out, &start, k);
+    let w = opts.score_weight;
+    let train_before = mean_loss(&train, &start, k, w);
+    let held_out_before = mean_loss(&held_out, &start, k, w);
     let params = optimise(&train, &start, k, opts);
-    let train_after = mean_loss(&train, &params, k);
-    let held_out_after = mean_loss(&held_out, &params, k);
+    let train_after = mean_loss(&train, &params, k, w);
+    let held_out_after = mean_loss(&held_out, &params, k, w);
+    let held_out_results = (
+        mean_loss(&held_out, &start, k, 0.0),
+        mean_loss(&held_out, &params, k, 0.0),
+    );
     println!("\n{}", params.to_rust_const());
+    if let Some(path) = &opts.write {
+        std::fs::write(path, weights_file(&params)).with_context(|| format!("cannot write {}", path.display()))?;
+        println!("weights written to {}", path.display());
+    }
+    println!(
+        "held-out loss against the results alone: {:.5} -> {:.5}",
+        held_out_results.0, held_out_results.1
+    );
     let verdict = if held_out.is_empty() {
         "no held-out games"
     } else if held_out_after < held_out_before {

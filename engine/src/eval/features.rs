@@ -147,6 +147,16 @@ const fn group(kind: PieceKind) -> Option<usize> {
     })
 }
 
+/// The cell of a piece on (`file`, `rank` as `us` sees it) in a piece–king table of king `k`:
+/// file distance, then the rank offset (−8..=8, positive when the piece is further forward
+/// than the king).
+#[inline(always)]
+fn kp_cell(file: usize, rank: usize, k: Square, us: Color) -> usize {
+    let kfile = k.file().index();
+    let krank = usize::from(k.rank().relative(us));
+    file.abs_diff(kfile) * params::KP_RANKS + (krank + params::KP_RANKS / 2 - rank)
+}
+
 /// Calls `sink` with every feature of `pos` (side to move's view).
 #[inline(always)]
 pub fn accumulate<S: Sink>(pos: &Position, sink: &mut S) {
@@ -184,6 +194,20 @@ pub fn accumulate<S: Sink>(pos: &Position, sink: &mut S) {
         for (i, kind) in PieceKind::HAND.into_iter().enumerate() {
             let n = hand.count(kind) as i32;
             sink.add(params::HAND + i, unit * n);
+        }
+
+        // Placement of every piece relative to each king (file distance, rank offset as the
+        // piece's owner sees it).
+        for sq in pos.pieces(us) & !pos.kind_bb(PieceKind::King) {
+            let Some(g) = pos.piece_on(sq).and_then(|p| group(p.kind())) else {
+                continue;
+            };
+            let (file, rank) = (sq.file().index(), usize::from(sq.rank().relative(us)));
+            for (king, base) in [(kings[side], params::KP_OWN), (kings[1 - side], params::KP_ENEMY)] {
+                if let Some(k) = king {
+                    sink.add(base + g * params::KP_TABLE + kp_cell(file, rank, k, us), sign);
+                }
+            }
         }
 
         // Control of every square, by level and by distance to each king; majority of

@@ -20,6 +20,7 @@
 
 pub mod features;
 pub mod params;
+mod weights;
 
 use soppo_core::{Color, PieceKind, Position};
 

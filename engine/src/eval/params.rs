@@ -51,8 +51,20 @@ pub const KING_RANK: usize = KING_NB + KING_NB_NAMES.len();
 pub const KING_FILE: usize = KING_RANK + 9;
 /// Bonus for having the move.
 pub const TEMPO: usize = KING_FILE + 5;
+/// File distances told apart by the piece–king tables: 0..=8 (left and right are mirrored).
+pub const KP_FILES: usize = 9;
+/// Rank offsets told apart by the piece–king tables: −8..=8, as seen by the piece's owner
+/// (positive: the piece is further forward than the king).
+pub const KP_RANKS: usize = 17;
+/// One piece group's table: `[file distance][rank offset]`.
+pub const KP_TABLE: usize = KP_FILES * KP_RANKS;
+/// Placement of each piece relative to its own king: `[group][file distance][rank offset]`,
+/// groups as for the threat terms (fine units).
+pub const KP_OWN: usize = TEMPO + 1;
+/// Placement of each piece relative to the enemy king, the same layout (fine units).
+pub const KP_ENEMY: usize = KP_OWN + GROUPS * KP_TABLE;
 /// Number of parameters.
-pub const NUM_PARAMS: usize = TEMPO + 1;
+pub const NUM_PARAMS: usize = KP_ENEMY + GROUPS * KP_TABLE;
 
 const GROUP_NAMES: [&str; GROUPS] = ["P", "L", "N", "S", "G", "B", "R", "H", "D"];
 const BOARD_NAMES: [&str; 14] = ["P", "L", "N", "S", "B", "R", "G", "K", "+P", "+L", "+N", "+S", "H", "D"];
@@ -79,8 +91,17 @@ pub fn param_name(i: usize) -> (&'static str, String) {
         _ if i < KING_RANK => ("king_nb", KING_NB_NAMES[i - KING_NB].to_string()),
         _ if i < KING_FILE => ("king_rank", format!("r{}", i - KING_RANK)),
         _ if i < TEMPO => ("king_file", format!("f{}", i - KING_FILE)),
-        _ => ("tempo", String::new()),
+        _ if i < KP_OWN => ("tempo", String::new()),
+        _ if i < KP_ENEMY => ("kp_own", kp_name(i - KP_OWN)),
+        _ => ("kp_enemy", kp_name(i - KP_ENEMY)),
     }
+}
+
+/// `"S f2 r-1"`: a silver two files from the king and one rank behind it.
+fn kp_name(j: usize) -> String {
+    let (group, cell) = (j / KP_TABLE, j % KP_TABLE);
+    let (file, rank) = (cell / KP_RANKS, cell % KP_RANKS);
+    format!("{} f{file} r{}", GROUP_NAMES[group], rank as i32 - 8)
 }
 
 /// Whether the evaluation can use parameter `i` at all (the king's material slot cannot).
@@ -100,8 +121,13 @@ impl Params {
             while j < NUM_PARAMS && param_name(j).0 == group {
                 j += 1;
             }
-            let values: Vec<String> = self.0[i..j].iter().map(i32::to_string).collect();
-            let _ = writeln!(out, "    // {group}\n    {},", values.join(", "));
+            let _ = writeln!(out, "    // {group}");
+            // The piece–king tables are long: one line per file distance of one piece group.
+            let width = if group.starts_with("kp_") { KP_RANKS } else { j - i };
+            for row in self.0[i..j].chunks(width) {
+                let values: Vec<String> = row.iter().map(i32::to_string).collect();
+                let _ = writeln!(out, "    {},", values.join(", "));
+            }
             i = j;
         }
         out.push_str("]);\n");
@@ -109,38 +135,5 @@ impl Params {
     }
 }
 
-// The embedded weights, set by hand after YaneuraOu's published levels: material of
-// `board_value` / `hand_value`; control worth 68 (own king) and 96 (enemy king) centipawns
-// divided by distance + 1, halved for each further control; hanging pieces a fraction of their
-// value. `soppo-tools tune-eval` prints a replacement for this constant (see docs/EVAL.md);
-// weights tuned on the lishogi games lowered the held-out loss but lost 0-40 in play, so they
-// are not used (docs/EVAL.md).
-#[rustfmt::skip]
-pub const DEFAULT_PARAMS: Params = Params([
-    // board
-    90, 315, 405, 495, 855, 990, 540, 0, 540, 540, 540, 540, 945, 1395,
-    // hand
-    99, 347, 446, 545, 594, 941, 1089,
-    // ctrl_own
-    1088, 544, 363, 272, 218, 155, 544, 272, 181, 136, 109, 78, 272, 136, 91, 68, 54, 39,
-    // ctrl_enemy
-    1536, 768, 512, 384, 307, 219, 768, 384, 256, 192, 154, 110, 384, 192, 128, 96, 77, 55,
-    // maj_own
-    0, 0, 0, 0, 0, 0,
-    // maj_enemy
-    0, 0, 0, 0, 0, 0,
-    // defended
-    5, 5,
-    // hang_stm
-    -9, -31, -40, -50, -54, -85, -99, -95, -140,
-    // hang_opp
-    30, 105, 135, 165, 180, 285, 330, 315, 465,
-    // king_nb
-    -30, -10, -15, -10, 5, -10, -3,
-    // king_rank
-    -20, -30, -40, -40, -30, -20, -10, 0, 0,
-    // king_file
-    0, 5, 10, 10, 5,
-    // tempo
-    20,
-]);
+// The embedded weights live in their own file, which `soppo-tools tune-eval --write` rewrites.
+pub use super::weights::DEFAULT_PARAMS;

@@ -1,5 +1,5 @@
 use super::features::{counts, evaluate_with};
-use super::params::{DEFAULT_PARAMS, FINE, NUM_PARAMS};
+use super::params::{self, DEFAULT_PARAMS, FINE, NUM_PARAMS, Params};
 use super::*;
 
 /// The SFEN of the same position seen by the other player: the board turned 180°, every
@@ -88,6 +88,76 @@ fn evaluation_is_symmetric() {
     }
 }
 
+/// Weights that are all different and nonzero: every table cell gets its own value, so a
+/// feature counted for the wrong side, square or king shows up.
+fn scrambled_params() -> Params {
+    let mut p = DEFAULT_PARAMS.clone();
+    let mut x: u32 = 12_345;
+    for w in &mut p.0 {
+        x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+        *w = i32::try_from((x >> 16) % 401).unwrap_or(0) - 200;
+    }
+    p
+}
+
+/// The SFEN with the board reflected left to right (file 1 becomes file 9).
+fn mirror_sfen(sfen: &str) -> String {
+    let fields: Vec<&str> = sfen.split_whitespace().collect();
+    let rows: Vec<String> = fields[0]
+        .split('/')
+        .map(|row| {
+            let mut tokens: Vec<String> = Vec::new();
+            let mut plus = false;
+            for c in row.chars() {
+                if c == '+' {
+                    plus = true;
+                } else {
+                    tokens.push(if plus { format!("+{c}") } else { c.to_string() });
+                    plus = false;
+                }
+            }
+            tokens.reverse();
+            tokens.concat()
+        })
+        .collect();
+    format!("{} {}", rows.join("/"), fields[1..].join(" "))
+}
+
+#[test]
+fn evaluation_is_symmetric_under_any_weights() {
+    let params = scrambled_params();
+    for sfen in POSITIONS {
+        let e = evaluate_with(&pos(sfen), &params);
+        let flipped = flip_sfen(sfen);
+        assert_eq!(e, evaluate_with(&pos(&flipped), &params), "{sfen} / {flipped}");
+        // Left and right are one: the piece-king tables key on the file distance.
+        let mirrored = mirror_sfen(sfen);
+        assert_ne!(pos(&mirrored).to_sfen(), pos(sfen).to_sfen(), "{sfen}");
+        assert_eq!(e, evaluate_with(&pos(&mirrored), &params), "{sfen} / {mirrored}");
+    }
+}
+
+#[test]
+fn piece_king_tables_tell_a_guard_from_a_stray() {
+    // A gold beside its king and a gold far from it differ only in the piece-king tables.
+    let mut params = DEFAULT_PARAMS.clone();
+    for w in &mut params.0[params::KP_OWN..] {
+        *w = 0;
+    }
+    // kp_own G, file distance 1, rank offset 0: one pawn's worth.
+    params.0[params::KP_OWN + 4 * params::KP_TABLE + params::KP_RANKS + params::KP_RANKS / 2] = 90 * FINE;
+    let near = "4k4/9/9/9/9/9/9/9/3GK4 b - 1";
+    let far = "4k4/9/9/9/9/9/9/9/G3K4 b - 1";
+    let base = {
+        let mut b = params.clone();
+        b.0[params::KP_OWN..].fill(0);
+        b
+    };
+    let gain = |sfen: &str| evaluate_with(&pos(sfen), &params) - evaluate_with(&pos(sfen), &base);
+    assert_eq!(gain(near), 90);
+    assert_eq!(gain(far), 0);
+}
+
 #[test]
 fn start_position_is_near_even() {
     let e = eval(POSITIONS[0]);
@@ -98,17 +168,15 @@ fn start_position_is_near_even() {
 #[test]
 fn feature_counts_reproduce_the_evaluation() {
     // The tuner fits weights on `counts`; the engine plays with `evaluate_with`.
-    for sfen in POSITIONS {
-        let p = pos(sfen);
-        let c = counts(&p);
-        let sum: i64 = (0..NUM_PARAMS)
-            .map(|i| i64::from(c.0[i]) * i64::from(DEFAULT_PARAMS.0[i]))
-            .sum();
-        assert_eq!(
-            sum / i64::from(FINE),
-            i64::from(evaluate_with(&p, &DEFAULT_PARAMS)),
-            "{sfen}"
-        );
+    for params in [&DEFAULT_PARAMS, &scrambled_params()] {
+        for sfen in POSITIONS {
+            let p = pos(sfen);
+            let c = counts(&p);
+            let sum: i64 = (0..NUM_PARAMS)
+                .map(|i| i64::from(c.0[i]) * i64::from(params.0[i]))
+                .sum();
+            assert_eq!(sum / i64::from(FINE), i64::from(evaluate_with(&p, params)), "{sfen}");
+        }
     }
 }
 

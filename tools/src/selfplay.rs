@@ -1,0 +1,251 @@
+//! `selfplay --openings FILE --games N [--nodes N] [--threads N] [--seed N] --out FILE`:
+//! games of the engine against itself, in process, to tune the evaluation on.
+//!
+//! Each game starts from a game of the openings file (the TSV game format of `tune-eval`) cut
+//! at a random ply in `--min-ply..=--max-ply`, then both sides search a fixed number of nodes
+//! a move (one thread, a table of their own, cleared per game). A game ends in checkmate or
+//! resignation (the mover sees itself mated), a declaration win, sennichite or perpetual check
+//! (the official fourth occurrence), a draw at `--max-plies`, or by adjudication once both
+//! sides' searches agree that one of them leads by `--adjudicate` centipawns or more for four
+//! plies in a row.
+//!
+//! Output, one game a line, in the format `tune-eval` reads: `sfen <start> moves …`, the number
+//! of plies played, the winner (`black`, `white` or `draw`), the final SFEN, and a fifth
+//! column: the searched score before each move, in centipawns from the mover's view (mates
+//! as ±30000), comma-separated.
+
+use anyhow::{Context, Result, ensure};
+use indicatif::{ProgressBar, ProgressStyle};
+use soppo_core::repetition::Repetition;
+use soppo_core::{Color, Move, Position};
+use soppo_engine::search::{self, Decision, Limits, ScoreValue, SearchControl, SearchEvent, SearchSettings};
+use soppo_engine::tt::TranspositionTable;
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+use crate::fit_mate3::parse_game;
+
+/// Options of one run.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub openings: PathBuf,
+    pub games: usize,
+    pub nodes: u64,
+    pub threads: usize,
+    pub seed: u64,
+    pub out: PathBuf,
+    pub min_ply: usize,
+    pub max_ply: usize,
+    pub max_plies: usize,
+    pub adjudicate: i32,
+}
+
+/// A mate score as the fifth column writes it.
+const MATE_CP: i32 = 30_000;
+
+/// How one game ended, for Black.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Winner {
+    Black,
+    White,
+    Draw,
+}
+
+impl Winner {
+    fn of(c: Color) -> Winner {
+        match c {
+            Color::Black => Winner::Black,
+            Color::White => Winner::White,
+        }
+    }
+
+    fn as_str(self) -> &'static str {
+        match self {
+            Winner::Black => "black",
+            Winner::White => "white",
+            Winner::Draw => "draw",
+        }
+    }
+}
+
+/// splitmix64, for the choice of openings.
+fn splitmix(seed: u64) -> u64 {
+    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The start position of game `index`: a random opening line cut at a random ply.
+fn start_position(openings: &[String], index: usize, opts: &Options) -> Result<Position> {
+    let r = splitmix(opts.seed ^ (index as u64).wrapping_mul(0x2545_F491_4F6C_DD1D));
+    let line = &openings[(r % openings.len() as u64) as usize];
+    let span = (opts.max_ply.saturating_sub(opts.min_ply) + 1) as u64;
+    let cut = opts.min_ply + ((r >> 32) % span) as usize;
+    let (mut pos, moves) = parse_game(line.split('\t').next().unwrap_or(""))?;
+    for text in moves.iter().take(cut) {
+        let m = pos.parse_move(text).map_err(|e| anyhow::anyhow!("`{text}`: {e:?}"))?;
+        ensure!(pos.is_legal_move(m), "illegal move `{text}` in an opening");
+        pos.do_move(m);
+        if pos.legal_moves().is_empty() {
+            break;
+        }
+    }
+    // A fresh position: the game's history starts here.
+    Ok(Position::from_sfen(&pos.to_sfen())?)
+}
+
+/// One search: the decision and the score from the mover's view.
+fn think(pos: &Position, tt: &TranspositionTable, settings: &SearchSettings, nodes: u64) -> (Decision, i32) {
+    let control = Arc::new(SearchControl::default());
+    let limits = Limits {
+        nodes: Some(nodes),
+        ..Limits::default()
+    };
+    let mut score = 0;
+    let mut decision = Decision::Resign;
+    search::run(0, pos.clone(), tt, &control, &limits, settings, &mut |e| match e {
+        SearchEvent::Info(_, info) => {
+            score = match info.score {
+                ScoreValue::Centipawns(v) => v,
+                ScoreValue::MateIn(n) if n >= 0 => MATE_CP,
+                ScoreValue::MateIn(_) => -MATE_CP,
+            };
+        }
+        SearchEvent::Done(_, d, _) => decision = d,
+    });
+    (decision, score)
+}
+
+/// Plays game `index`; returns its output line.
+fn play(openings: &[String], index: usize, opts: &Options, tt: &TranspositionTable) -> Result<String> {
+    let settings = SearchSettings {
+        threads: 1,
+        ..SearchSettings::from_options(&soppo_engine::options::Options::default())
+    };
+    let mut pos = start_position(openings, index, opts)?;
+    let start = pos.to_sfen();
+    tt.clear();
+    let mut moves: Vec<Move> = Vec::new();
+    let mut scores: Vec<i32> = Vec::new();
+    // Plies in a row on which the mover's search saw a lead (+) or deficit (−) beyond the
+    // adjudication margin, expressed for Black.
+    let mut streak: (Option<Color>, usize) = (None, 0);
+    let winner = loop {
+        if pos.legal_moves().is_empty() {
+            break Winner::of(!pos.side_to_move());
+        }
+        match pos.game_repetition() {
+            Repetition::Draw => break Winner::Draw,
+            Repetition::Win => break Winner::of(pos.side_to_move()),
+            Repetition::Loss => break Winner::of(!pos.side_to_move()),
+            _ => {}
+        }
+        if moves.len() >= opts.max_plies {
+            break Winner::Draw;
+        }
+        let (decision, score) = think(&pos, tt, &settings, opts.nodes);
+        let best = match decision {
+            Decision::Move { best, .. } => best,
+            Decision::Resign => break Winner::of(!pos.side_to_move()),
+            Decision::Win => break Winner::of(pos.side_to_move()),
+        };
+        ensure!(pos.is_legal_move(best), "the search chose an illegal move {best}");
+        let leader = if score >= opts.adjudicate {
+            Some(pos.side_to_move())
+        } else if score <= -opts.adjudicate {
+            Some(!pos.side_to_move())
+        } else {
+            None
+        };
+        streak = match (leader, streak) {
+            (Some(l), (Some(s), n)) if l == s => (Some(l), n + 1),
+            (Some(l), _) => (Some(l), 1),
+            (None, _) => (None, 0),
+        };
+        scores.push(score);
+        moves.push(best);
+        pos.do_move(best);
+        if let (Some(l), n) = streak
+            && n >= 4
+        {
+            break Winner::of(l);
+        }
+    };
+    let moves_text: Vec<String> = moves.iter().map(ToString::to_string).collect();
+    let scores_text: Vec<String> = scores.iter().map(i32::to_string).collect();
+    Ok(format!(
+        "sfen {start} moves {}\t{}\t{}\t{}\t{}",
+        moves_text.join(" "),
+        moves.len(),
+        winner.as_str(),
+        pos.to_sfen(),
+        scores_text.join(",")
+    ))
+}
+
+/// Plays the games and writes them; prints a summary line.
+pub fn run(opts: &Options) -> Result<()> {
+    let text =
+        std::fs::read_to_string(&opts.openings).with_context(|| format!("cannot read {}", opts.openings.display()))?;
+    let openings: Vec<String> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(str::to_owned)
+        .collect();
+    ensure!(!openings.is_empty(), "no games in {}", opts.openings.display());
+    let out = std::fs::File::create(&opts.out).with_context(|| format!("cannot write {}", opts.out.display()))?;
+    let out = Mutex::new(std::io::BufWriter::new(out));
+    let next = AtomicUsize::new(0);
+    let bar = ProgressBar::new(opts.games as u64);
+    bar.set_style(
+        ProgressStyle::with_template("self-play {bar:40} {pos}/{len} {elapsed_precise} eta {eta} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let tally = Mutex::new([0usize; 3]);
+    std::thread::scope(|scope| -> Result<()> {
+        let mut workers = Vec::new();
+        for _ in 0..opts.threads.max(1) {
+            workers.push(scope.spawn(|| -> Result<()> {
+                let tt = TranspositionTable::new(16);
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    if index >= opts.games {
+                        return Ok(());
+                    }
+                    let line = play(&openings, index, opts, &tt).with_context(|| format!("game {index}"))?;
+                    let winner = line.split('\t').nth(2).unwrap_or("draw");
+                    locked(&tally)[["black", "white", "draw"]
+                        .iter()
+                        .position(|w| *w == winner)
+                        .unwrap_or(2)] += 1;
+                    writeln!(locked(&out), "{line}")?;
+                    bar.inc(1);
+                }
+            }));
+        }
+        for w in workers {
+            w.join().map_err(|_| anyhow::anyhow!("a self-play thread panicked"))??;
+        }
+        Ok(())
+    })?;
+    locked(&out).flush()?;
+    bar.finish_and_clear();
+    let t = *locked(&tally);
+    println!(
+        "selfplay: {} games (Black {} wins, White {} wins, {} draws) written to {}",
+        opts.games,
+        t[0],
+        t[1],
+        t[2],
+        opts.out.display()
+    );
+    Ok(())
+}
+
+/// Locks `m`; a poisoned lock is taken as it is (a panicking worker ends the whole run).
+fn locked<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}

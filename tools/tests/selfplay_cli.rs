@@ -1,0 +1,93 @@
+//! End-to-end test of `soppo-tools selfplay`: a few short games from typed-in openings, every
+//! move replayed and checked, and the file read back by `tune-eval`.
+
+use soppo_core::{Color, Position, STARTPOS_SFEN};
+
+mod common;
+
+use common::{TempFile, last_line, stdout_of, tools};
+
+const OPENINGS: &str = "\
+startpos moves 7g7f 3c3d 2g2f 4c4d 2f2e 2b3c\t6\tdraw\t-
+startpos moves 2g2f 8c8d 2f2e 8d8e 6i7h 4a3b\t6\tdraw\t-
+";
+
+#[test]
+fn selfplay_games_are_legal_complete_and_tunable() {
+    let openings = TempFile::new("selfplay-openings.tsv", OPENINGS);
+    let games = TempFile::new("selfplay-games.tsv", "");
+    let out = tools()
+        .arg("selfplay")
+        .arg("--openings")
+        .arg(openings.path())
+        .arg("--out")
+        .arg(games.path())
+        .args([
+            "--games",
+            "3",
+            "--nodes",
+            "300",
+            "--threads",
+            "2",
+            "--min-ply",
+            "2",
+            "--max-ply",
+            "6",
+        ])
+        .args(["--max-plies", "60"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let text = stdout_of(&out);
+    assert!(last_line(&text).starts_with("selfplay: 3 games"), "{text}");
+
+    let written = std::fs::read_to_string(games.path()).unwrap();
+    let rows: Vec<&str> = written.lines().collect();
+    assert_eq!(rows.len(), 3, "{written}");
+    for row in rows {
+        let cols: Vec<&str> = row.split('\t').collect();
+        assert_eq!(cols.len(), 5, "{row}");
+        let (start, moves) = cols[0]
+            .strip_prefix("sfen ")
+            .and_then(|r| r.split_once(" moves "))
+            .unwrap_or_else(|| panic!("{row}"));
+        let mut pos = Position::from_sfen(start).unwrap();
+        // The start is an opening position a few plies in, not the initial position.
+        assert_ne!(pos.to_sfen(), Position::from_sfen(STARTPOS_SFEN).unwrap().to_sfen());
+        let moves: Vec<&str> = moves.split_whitespace().collect();
+        assert_eq!(cols[1].parse::<usize>().unwrap(), moves.len(), "{row}");
+        assert!(moves.len() <= 60, "{row}");
+        for text in &moves {
+            let m = pos.parse_move(text).unwrap();
+            assert!(pos.is_legal_move(m), "illegal {text} in {row}");
+            pos.do_move(m);
+        }
+        assert_eq!(pos.to_sfen(), Position::from_sfen(cols[3]).unwrap().to_sfen(), "{row}");
+        let scores: Vec<i32> = cols[4].split(',').map(|v| v.parse().unwrap()).collect();
+        assert_eq!(scores.len(), moves.len(), "{row}");
+        assert!(["black", "white", "draw"].contains(&cols[2]), "{row}");
+        // A game that ended with the mover out of moves was lost by the mover.
+        if pos.legal_moves().is_empty() {
+            let winner = if pos.side_to_move() == Color::Black {
+                "white"
+            } else {
+                "black"
+            };
+            assert_eq!(cols[2], winner, "{row}");
+        }
+    }
+
+    let tuned = tools()
+        .arg("tune-eval")
+        .arg(games.path())
+        .args(["--skip-plies", "0", "--holdout", "0", "--epochs", "3"])
+        .output()
+        .unwrap();
+    assert!(tuned.status.success(), "{tuned:?}");
+    let report = stdout_of(&tuned);
+    assert!(report.contains("training positions with a searched score"), "{report}");
+    assert!(
+        !report.contains(" 0 training positions with a searched score"),
+        "{report}"
+    );
+}
