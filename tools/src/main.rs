@@ -105,7 +105,7 @@ struct TuneEvalArgs {
     /// Full passes of Adam over the training positions.
     #[arg(long, value_name = "N", default_value_t = 400)]
     epochs: usize,
-    /// Adam step size, in weight units.
+    /// Adam step size, in 1/16 centipawn (weights in centipawns take a sixteenth of it).
     #[arg(long, value_name = "X", default_value_t = 2.0)]
     lr: f64,
     /// Strength of the pull towards the embedded weights (per squared weight unit).

@@ -41,7 +41,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use soppo_core::movegen::{MoveList, generate_captures};
 use soppo_core::{Color, Move, Position};
 use soppo_engine::eval::features::counts;
-use soppo_engine::eval::params::{DEFAULT_PARAMS, FINE, HAND, NUM_PARAMS, Params, is_used};
+use soppo_engine::eval::params::{DEFAULT_PARAMS, FINE, HAND, NUM_PARAMS, Params, is_fine, is_used};
 use soppo_engine::eval::{EVAL_LIMIT, board_value, material};
 use std::path::PathBuf;
 
@@ -395,7 +395,10 @@ fn optimise(train: &[Sample], start: &Params, k: f64, opts: &Options) -> Params 
             v[i] = beta2 * v[i] + (1.0 - beta2) * g * g;
             let m_hat = m[i] / (1.0 - beta1.powi(t));
             let v_hat = v[i] / (1.0 - beta2.powi(t));
-            w[i] -= opts.lr * m_hat / (v_hat.sqrt() + eps);
+            // The step is in centipawns for every weight: a weight in 1/16 centipawn takes
+            // sixteen times the step of one in centipawns.
+            let lr = if is_fine(i) { opts.lr } else { opts.lr / f64::from(FINE) };
+            w[i] -= lr * m_hat / (v_hat.sqrt() + eps);
         }
     }
     bar.finish_and_clear();

@@ -1,9 +1,10 @@
 //! The evaluation's parameters: one flat array of `i32` weights, with named groups, so that
 //! `soppo-tools tune-eval` can fit them all at once and print a new [`DEFAULT_PARAMS`].
 //!
-//! Units: the "fine" groups (square control, control majority) are in 1/16 centipawn per
-//! square, because one square's control is worth only a few centipawns and integer rounding
-//! would otherwise swallow the distance profile; every other group is in centipawns.
+//! Units: the "fine" groups (square control, control majority, the piece–king tables) are in
+//! 1/16 centipawn, because one square's control or one placement is worth only a few
+//! centipawns and integer rounding would otherwise swallow the profile; every other group is
+//! in centipawns.
 
 use std::fmt::Write as _;
 
@@ -102,6 +103,11 @@ fn kp_name(j: usize) -> String {
     let (group, cell) = (j / KP_TABLE, j % KP_TABLE);
     let (file, rank) = (cell / KP_RANKS, cell % KP_RANKS);
     format!("{} f{file} r{}", GROUP_NAMES[group], rank as i32 - 8)
+}
+
+/// Whether parameter `i` is in 1/16 centipawn (a "fine" group) rather than in centipawns.
+pub fn is_fine(i: usize) -> bool {
+    (CTRL_OWN..DEFENDED).contains(&i) || i >= KP_OWN
 }
 
 /// Whether the evaluation can use parameter `i` at all (the king's material slot cannot).
