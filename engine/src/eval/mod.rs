@@ -11,12 +11,14 @@
 //! - the king's 8-neighbourhood (empty and undefended but attacked, own pieces attacked,
 //!   escape squares, …, and the opponent's droppable pieces times its unguarded squares);
 //! - the king's rank and file;
+//! - every piece's placement relative to its own king and to the enemy king (file distance and
+//!   rank offset, per piece group);
 //! - a bonus for the side to move.
 //!
 //! The whole evaluation is linear in [`params::NUM_PARAMS`] integer weights
 //! ([`params::DEFAULT_PARAMS`]), which `soppo-tools tune-eval` fits by logistic regression on
-//! game results. Nothing is incremental: every call recomputes the control maps with
-//! bit-sliced counters.
+//! self-play games (`soppo-tools selfplay`): the searched scores and the results. Nothing is
+//! incremental: every call recomputes the control maps with bit-sliced counters.
 
 pub mod features;
 pub mod params;
