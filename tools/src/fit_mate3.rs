@@ -127,16 +127,15 @@ fn excluded(pos: &Position) -> bool {
     }
 }
 
-/// splitmix64: a tiny seeded generator, enough for shuffling (no dependency needed).
+/// splitmix64 as a stream ([`crate::tune_eval::splitmix`] of successive states), enough for
+/// shuffling (no dependency needed).
 struct SplitMix(u64);
 
 impl SplitMix {
     fn next(&mut self) -> u64 {
+        let z = crate::tune_eval::splitmix(self.0);
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        z
     }
 
     /// Fisher–Yates.

@@ -26,6 +26,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use crate::fit_mate3::parse_game;
+use crate::tune_eval::splitmix;
 
 /// Options of one run.
 #[derive(Debug, Clone)]
@@ -68,14 +69,6 @@ impl Winner {
             Winner::Draw => "draw",
         }
     }
-}
-
-/// splitmix64, for the choice of openings.
-fn splitmix(seed: u64) -> u64 {
-    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 /// The start position of game `index`: a random opening line cut at a random ply.

@@ -193,8 +193,8 @@ struct LoadStats {
     resolved: usize,
 }
 
-/// splitmix64: a tiny seeded generator, enough for splitting games.
-fn splitmix(seed: u64) -> u64 {
+/// splitmix64: a tiny seeded generator, enough for splitting games and choosing openings.
+pub(crate) fn splitmix(seed: u64) -> u64 {
     let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
