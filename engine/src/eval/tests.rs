@@ -2,6 +2,24 @@ use super::features::{counts, evaluate_with};
 use super::params::{self, DEFAULT_PARAMS, FINE, NUM_PARAMS, Params};
 use super::*;
 
+/// One SFEN rank with its squares in reverse order, each letter passed through `map`; a `+`
+/// stays in front of the letter it promotes.
+fn reversed_rank(row: &str, map: impl Fn(char) -> char) -> String {
+    let mut tokens: Vec<String> = Vec::new();
+    let mut plus = false;
+    for c in row.chars() {
+        if c == '+' {
+            plus = true;
+        } else {
+            let c = map(c);
+            tokens.push(if plus { format!("+{c}") } else { c.to_string() });
+            plus = false;
+        }
+    }
+    tokens.reverse();
+    tokens.concat()
+}
+
 /// The SFEN of the same position seen by the other player: the board turned 180°, every
 /// piece and hand changing colour, the other side to move.
 fn flip_sfen(sfen: &str) -> String {
@@ -13,31 +31,8 @@ fn flip_sfen(sfen: &str) -> String {
             c.to_ascii_uppercase()
         }
     };
-    // Turning the board 180° reverses the order of the ranks and of the squares in each rank;
-    // a `+` stays in front of the letter it promotes.
-    let rows: Vec<String> = fields[0]
-        .split('/')
-        .rev()
-        .map(|row| {
-            let mut tokens: Vec<String> = Vec::new();
-            let mut plus = false;
-            for c in row.chars() {
-                if c == '+' {
-                    plus = true;
-                } else {
-                    let t = if plus {
-                        format!("+{}", swap(c))
-                    } else {
-                        swap(c).to_string()
-                    };
-                    tokens.push(t);
-                    plus = false;
-                }
-            }
-            tokens.reverse();
-            tokens.concat()
-        })
-        .collect();
+    // Turning the board 180° reverses the order of the ranks and of the squares in each rank.
+    let rows: Vec<String> = fields[0].split('/').rev().map(|row| reversed_rank(row, swap)).collect();
     let side = if fields[1] == "b" { "w" } else { "b" };
     let hand: String = if fields[2] == "-" {
         "-".into()
@@ -103,23 +98,7 @@ fn scrambled_params() -> Params {
 /// The SFEN with the board reflected left to right (file 1 becomes file 9).
 fn mirror_sfen(sfen: &str) -> String {
     let fields: Vec<&str> = sfen.split_whitespace().collect();
-    let rows: Vec<String> = fields[0]
-        .split('/')
-        .map(|row| {
-            let mut tokens: Vec<String> = Vec::new();
-            let mut plus = false;
-            for c in row.chars() {
-                if c == '+' {
-                    plus = true;
-                } else {
-                    tokens.push(if plus { format!("+{c}") } else { c.to_string() });
-                    plus = false;
-                }
-            }
-            tokens.reverse();
-            tokens.concat()
-        })
-        .collect();
+    let rows: Vec<String> = fields[0].split('/').map(|row| reversed_rank(row, |c| c)).collect();
     format!("{} {}", rows.join("/"), fields[1..].join(" "))
 }
 
