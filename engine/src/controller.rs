@@ -12,7 +12,7 @@ use crate::bench;
 use crate::mate::{self, MateOutcome, MateProgress};
 use crate::options::{InterpositionMethod, Options};
 use crate::search::{
-    self, Budget, Decision, Limits, ScoreValue, SearchControl, SearchEvent, SearchInfo, SearchSettings,
+    self, Budget, Decision, Histories, Limits, ScoreValue, SearchControl, SearchEvent, SearchInfo, SearchSettings,
 };
 use crate::time;
 use crate::tt::TranspositionTable;
@@ -74,6 +74,8 @@ pub struct Controller<W: Write> {
     options: Options,
     position: Position,
     tt: Option<Arc<TranspositionTable>>,
+    /// Move-ordering statistics kept between the searches of one game.
+    histories: Arc<Histories>,
     next_id: u64,
     job: Option<Job>,
     current: CurrentControl,
@@ -92,6 +94,7 @@ impl<W: Write> Controller<W> {
             options: Options::default(),
             position: Position::startpos(),
             tt: None,
+            histories: Arc::new(Histories::new()),
             next_id: 1,
             job: None,
             current,
@@ -163,10 +166,11 @@ impl<W: Write> Controller<W> {
                 self.emit(&EngineMessage::ReadyOk);
             }
             GuiMessage::UsiNewGame => {
-                if self.job.is_none()
-                    && let Some(tt) = &self.tt
-                {
-                    tt.clear();
+                if self.job.is_none() {
+                    if let Some(tt) = &self.tt {
+                        tt.clear();
+                    }
+                    self.histories.clear();
                 }
             }
             GuiMessage::SetOption { name, value } => {
@@ -290,13 +294,23 @@ impl<W: Write> Controller<W> {
             let settings = SearchSettings::from_options(&self.options);
             let tt = self.tt.clone().unwrap_or_else(|| Arc::new(TranspositionTable::new(1)));
             let tx = self.events_tx.clone();
+            let histories = Arc::clone(&self.histories);
             std::thread::Builder::new()
                 .name("soppo-search".into())
                 .stack_size(64 << 20)
                 .spawn(move || {
-                    search::run(id, pos, &tt, &worker_control, &limits, &settings, &mut |ev| {
-                        let _ = tx.send(WorkerEvent::Search(ev));
-                    });
+                    search::run_keeping(
+                        id,
+                        pos,
+                        &tt,
+                        &histories,
+                        &worker_control,
+                        &limits,
+                        &settings,
+                        &mut |ev| {
+                            let _ = tx.send(WorkerEvent::Search(ev));
+                        },
+                    );
                 })
         };
         match handle {

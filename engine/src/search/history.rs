@@ -7,6 +7,7 @@
 //! `b - h·|b| / LIMIT`, so entries stay within ±`LIMIT` and old evidence fades.
 
 use soppo_core::{Color, Move, Piece, PieceKind, Position, Square};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 pub const LIMIT: i32 = 16_384;
 /// Origins: the 81 squares, then one slot per droppable kind.
@@ -147,6 +148,58 @@ impl History {
         if ply < self.killers.len() {
             self.killers[ply] = [None; 2];
         }
+    }
+}
+
+/// The move-ordering statistics of every search thread, kept from one search to the next
+/// within a game: a move that refuted a plan a move ago usually still does, and a search of
+/// 200 ms would otherwise spend a good part of its nodes relearning that. `usinewgame` clears
+/// them; killers, which belong to plies of one tree, are dropped at every search.
+#[derive(Default)]
+pub struct Histories(Mutex<Vec<History>>);
+
+impl Histories {
+    pub fn new() -> Histories {
+        Histories::default()
+    }
+
+    /// A search thread that panicked cannot leave the tables half-written in a way that
+    /// matters (they are only hints), so a poisoned lock is used as it is.
+    fn lock(m: &Mutex<Vec<History>>) -> MutexGuard<'_, Vec<History>> {
+        m.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Forgets every statistic (a new game).
+    pub fn clear(&self) {
+        Self::lock(&self.0).clear();
+    }
+
+    /// The tables of `threads` threads: the kept ones first, fresh ones for the rest. The
+    /// store is left empty until [`Histories::put_back`], so a search that overlapped another
+    /// (which the controller does not start) would only begin with fresh tables.
+    pub(super) fn take(&self, threads: usize) -> Vec<History> {
+        let mut kept = std::mem::take(&mut *Self::lock(&self.0));
+        kept.truncate(threads);
+        while kept.len() < threads {
+            kept.push(History::new());
+        }
+        for h in &mut kept {
+            h.killers = [[None; 2]; MAX_PLY + 2];
+        }
+        kept
+    }
+
+    /// For tests: the number of tables kept and of butterfly entries they have learned.
+    #[cfg(test)]
+    pub(super) fn learned(&self) -> (usize, usize) {
+        let kept = Self::lock(&self.0);
+        let entries = kept.iter().map(|h| h.butterfly.iter().filter(|&&v| v != 0).count()).sum();
+        (kept.len(), entries)
+    }
+
+    /// Keeps the tables for the next search.
+    pub(super) fn put_back(&self, tables: Vec<History>) {
+        *Self::lock(&self.0) = tables;
     }
 }
 

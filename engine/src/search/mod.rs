@@ -30,6 +30,7 @@ pub use limits::{Budget, Limits, SearchControl};
 
 use crate::options::{Options, SoppoCut};
 use crate::tt::{NO_EVAL, TranspositionTable};
+pub use history::Histories;
 use history::{History, MAX_PLY, piece_to};
 use soppo_core::declaration::EnteringKingRule;
 use soppo_core::{Move, Position};
@@ -158,7 +159,7 @@ struct Searcher<'a, 'b> {
     nodes: u64,
     seldepth: usize,
     stopped: bool,
-    hist: Box<History>,
+    hist: History,
     stack: Vec<Frame>,
     pv: Vec<[Option<Move>; MAX_PLY + 2]>,
     pv_len: [usize; MAX_PLY + 2],
@@ -168,11 +169,27 @@ struct Searcher<'a, 'b> {
 }
 
 /// Runs a whole search on `pos` and reports each event to `report`. Always ends with exactly
-/// one `Done` event.
+/// one `Done` event. Move-ordering statistics start empty.
 pub fn run(
     id: u64,
     pos: Position,
     tt: &TranspositionTable,
+    control: &Arc<SearchControl>,
+    limits: &Limits,
+    settings: &SearchSettings,
+    report: &mut dyn FnMut(SearchEvent),
+) {
+    run_keeping(id, pos, tt, &Histories::new(), control, limits, settings, report);
+}
+
+/// [`run`], starting from the move-ordering statistics kept in `histories` by the previous
+/// search and leaving this search's there.
+#[allow(clippy::too_many_arguments)]
+pub fn run_keeping(
+    id: u64,
+    pos: Position,
+    tt: &TranspositionTable,
+    histories: &Histories,
     control: &Arc<SearchControl>,
     limits: &Limits,
     settings: &SearchSettings,
@@ -190,25 +207,35 @@ pub fn run(
     };
     let start = Instant::now();
     let can_declare = !limits.hold_answer && pos.can_declare_win(settings.entering_king_rule);
+    let mut tables = histories.take(threads).into_iter();
+    let main_table = tables.next().unwrap_or_else(History::new);
     let (decision, last) = std::thread::scope(|scope| {
-        for index in 1..threads {
+        let mut helpers = Vec::new();
+        for (index, table) in (1..threads).zip(tables) {
             let shared = &shared;
             let p = pos.clone();
             // Deep lines need deep stacks; a helper that cannot start is simply not there.
-            let _ = std::thread::Builder::new()
+            let spawned = std::thread::Builder::new()
                 .name(format!("soppo-helper-{index}"))
                 .stack_size(64 << 20)
                 .spawn_scoped(scope, move || {
                     let mut p = p;
-                    let mut s = Searcher::new(shared, index);
+                    let mut s = Searcher::new(shared, index, table);
                     s.iterate(&mut p, start, &mut |_| {});
+                    s.hist
                 });
+            helpers.extend(spawned.ok());
         }
-        let mut main = Searcher::new(&shared, 0);
+        let mut main = Searcher::new(&shared, 0, main_table);
         let mut p = pos;
         let result = main.iterate(&mut p, start, &mut |info| report(SearchEvent::Info(id, info)));
         shared.done.store(true, Ordering::Relaxed);
-        main.decide(can_declare, result)
+        let answer = main.decide(can_declare, result);
+        // The tables go back before the answer does, so the next search finds them.
+        let mut kept = vec![main.hist];
+        kept.extend(helpers.into_iter().filter_map(|h| h.join().ok()));
+        histories.put_back(kept);
+        answer
     });
     report(SearchEvent::Done(id, decision, last));
 }
@@ -226,14 +253,14 @@ fn reduction_table() -> [[u8; 64]; 64] {
 }
 
 impl<'a, 'b> Searcher<'a, 'b> {
-    fn new(shared: &'b Shared<'a>, index: usize) -> Searcher<'a, 'b> {
+    fn new(shared: &'b Shared<'a>, index: usize, hist: History) -> Searcher<'a, 'b> {
         Searcher {
             shared,
             index,
             nodes: 0,
             seldepth: 0,
             stopped: false,
-            hist: Box::new(History::new()),
+            hist,
             stack: vec![Frame::default(); MAX_PLY + 8],
             pv: vec![[None; MAX_PLY + 2]; MAX_PLY + 2],
             pv_len: [0; MAX_PLY + 2],

@@ -32,6 +32,49 @@ fn events(sfen: &str, depth: u32, settings: &SearchSettings) -> Vec<SearchEvent>
     events
 }
 
+/// Nodes of a depth-`depth` search of `sfen` on a fresh table, from the statistics kept in
+/// `histories`.
+fn nodes_keeping(sfen: &str, depth: u32, threads: u32, histories: &Histories) -> u64 {
+    let pos = Position::from_sfen(sfen).unwrap();
+    let tt = TranspositionTable::new(4);
+    let control = Arc::new(SearchControl::default());
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let settings = SearchSettings {
+        threads,
+        ..SearchSettings::from_options(&Options::default())
+    };
+    let mut nodes = 0;
+    run_keeping(1, pos, &tt, histories, &control, &limits, &settings, &mut |e| {
+        if let SearchEvent::Info(_, i) = e {
+            nodes = nodes.max(i.nodes);
+        }
+    });
+    nodes
+}
+
+#[test]
+fn move_ordering_statistics_are_kept_between_searches_until_cleared() {
+    let sfen = "ln1g3nl/1r1sgkb2/p1pppp1pp/6s2/1p5P1/2P6/PPSPPPP1P/1BG1K2R1/LN3GSNL b - 1";
+    let histories = Histories::new();
+    let first = nodes_keeping(sfen, 6, 1, &histories);
+    let (tables, learned) = histories.learned();
+    assert_eq!(tables, 1);
+    assert!(learned > 0);
+    // The same search again, the table fresh but the statistics kept: another tree.
+    let second = nodes_keeping(sfen, 6, 1, &histories);
+    assert_ne!(first, second);
+    // Cleared (a new game), the search is the first one again, node for node.
+    histories.clear();
+    assert_eq!(histories.learned(), (0, 0));
+    assert_eq!(nodes_keeping(sfen, 6, 1, &histories), first);
+    // Every thread keeps its own tables.
+    nodes_keeping(sfen, 4, 2, &histories);
+    assert_eq!(histories.learned().0, 2);
+}
+
 #[test]
 fn multipv_reports_distinct_legal_first_moves() {
     let settings = SearchSettings {
