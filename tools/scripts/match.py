@@ -37,7 +37,7 @@ engines are driven through a small reader-thread wrapper and judged with cshogi.
   * byoyomi clock: `go btime 0 wtime 0 byoyomi MS`; a move that arrives later than MS + --margin
     loses on time (the engine then gets `stop`; if it does not answer, it is killed and restarted);
   * --nodes N: `go nodes N` (Soppo and other engines that declare `NodesLimit` also get
-    `setoption name NodesLimit value N`); engines that cannot limit nodes (gpsusi) are refused.
+    `setoption name NodesLimit value N`); --nodes2 N gives ENGINE2 another count; engines that cannot limit nodes (gpsusi) are refused.
     The time to answer is capped at --nodes-timeout seconds (a hang = time loss);
   * an engine that exits (EOF on its stdout) loses the game as a crash and is restarted for the
     next game.
@@ -374,7 +374,7 @@ def play_game(black, white, opening, args, csa_exporter, game_no, opening_label)
             return end(None, "max plies", None, "%JISHOGI")
         position = "position startpos" + (" moves " + " ".join(moves) if moves else "")
         if args.nodes:
-            go_cmd = "go nodes %d" % args.nodes
+            go_cmd = "go nodes %d" % side.nodes
             limit_ms = args.nodes_timeout * 1000
         else:
             go_cmd = "go btime 0 wtime 0 byoyomi %d" % args.byoyomi
@@ -482,6 +482,8 @@ def parse_args(argv):
     limit.add_argument("--byoyomi", type=int, help="ms per move")
     limit.add_argument("--nodes", type=int, help="nodes per move")
     p.add_argument("--margin", type=int, default=1000, help="ms allowed beyond byoyomi (default 1000)")
+    p.add_argument("--nodes2", type=int, help="nodes per move for ENGINE2 (default: --nodes), e.g. to give an "
+                   "engine with another speed the nodes it searches in the same time")
     p.add_argument("--nodes-timeout", type=float, default=60.0, help="s per move with --nodes (default 60)")
     p.add_argument("--startup-timeout", type=float, default=60.0, help="s for usiok/readyok (default 60)")
     p.add_argument("--options1", default="")
@@ -520,7 +522,8 @@ def main(argv=None):
         found = words[0] if os.sep in words[0] else shutil.which(
             words[0], path=os.environ.get("PATH", "") + os.pathsep + "/usr/games")
         words[0] = os.path.abspath(found or words[0])
-        e = UsiEngine(words, name, parse_options(opts), args.nodes, log,
+        nodes = args.nodes2 if i == 2 and args.nodes and args.nodes2 else args.nodes
+        e = UsiEngine(words, name, parse_options(opts), nodes, log,
                       os.path.join(out, "engine%d.stderr.log" % i))
         try:
             e.start(args.startup_timeout)
@@ -542,7 +545,7 @@ def main(argv=None):
     print("engine1: %s [%s] %s" % (e1.label, e1.id_name, " ".join(e1.cmd)))
     print("engine2: %s [%s] %s" % (e2.label, e2.id_name, " ".join(e2.cmd)))
     print("limit: %s; games %d; draw at %d plies; openings %s plies %s seed %d; out %s" % (
-        ("byoyomi %d ms (+%d ms margin)" % (args.byoyomi, args.margin)) if args.byoyomi else "nodes %d" % args.nodes,
+        ("byoyomi %d ms (+%d ms margin)" % (args.byoyomi, args.margin)) if args.byoyomi else "nodes %d / %d" % (e1.nodes, e2.nodes),
         args.games, args.draw, args.openings_from or "none", args.ply_range, args.seed, out), flush=True)
 
     openings = opening_list(args.openings_from, (args.games + 1) // 2, args.plies, args.seed)
