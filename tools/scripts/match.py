@@ -20,7 +20,10 @@ Openings: games are played in pairs. For each pair a game of the TSV file (first
 `startpos moves ...`) is picked in a seeded random order and cut at a random ply in --ply-range;
 the pair plays it twice, ENGINE1 taking Black (sente) in the first game and White in the second.
 Cuts where the side to move is in check, has no legal move, can mate in one, or where a
-position has already occurred four times are skipped (the next game of the file is taken). Without
+position has already occurred four times are skipped (the next game of the file is taken). With
+--balanced CP, so are cuts the judge engine (--judge, default Fairy-Stockfish, --judge-nodes
+300000) scores beyond ±CP for the side to move: many lishogi games are already decided by ply
+16-24, and a pair on such a cut splits 1-1 whoever is stronger. Without
 --openings-from, every game starts from the initial position (then all pairs are alike unless the
 engines are nondeterministic).
 
@@ -278,8 +281,51 @@ def warn(msg):
 # Openings
 
 
-def opening_list(path, count, ply_range, seed):
-    """`count` opening move lists (USI), cut at a seeded random ply of ply_range from the games."""
+class Judge:
+    """An engine that scores opening cuts for --balanced (its own process, one search each)."""
+
+    def __init__(self, cmd, nodes):
+        self.nodes = nodes
+        self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.DEVNULL, text=True, bufsize=1)
+        self._send("usi")
+        self._until("usiok")
+        self._send("isready")
+        self._until("readyok")
+
+    def _send(self, line):
+        self.p.stdin.write(line + "\n")
+        self.p.stdin.flush()
+
+    def _until(self, word):
+        last_score = None
+        for line in self.p.stdout:
+            parts = line.split()
+            if "score" in parts:
+                i = parts.index("score")
+                kind, value = parts[i + 1], int(parts[i + 2])
+                last_score = value if kind == "cp" else (30000 if value >= 0 else -30000)
+            if parts and parts[0] == word:
+                return last_score
+        raise RuntimeError("the judge engine exited")
+
+    def score(self, moves):
+        """The judge's score of the position after `moves`, for the side to move."""
+        self._send("position startpos moves " + " ".join(moves))
+        self._send("go nodes %d" % self.nodes)
+        return self._until("bestmove")
+
+    def close(self):
+        try:
+            self._send("quit")
+            self.p.wait(timeout=5)
+        except (OSError, subprocess.TimeoutExpired):
+            self.p.kill()
+
+
+def opening_list(path, count, ply_range, seed, judge=None, balanced=None):
+    """`count` opening move lists (USI), cut at a seeded random ply of ply_range from the games.
+    With a judge, cuts it scores beyond ±balanced centipawns are skipped like illegal ones."""
     games = []
     if path:
         with open(path, encoding="utf-8") as f:
@@ -321,6 +367,10 @@ def opening_list(path, count, ply_range, seed):
             continue
         if " ".join(cut) in seen:
             continue
+        if judge is not None:
+            score = judge.score(cut)
+            if score is None or abs(score) > balanced:
+                continue
         seen.add(" ".join(cut))
         out.append(("%d@%d" % (gi + 1, ply), cut))
     if path and len(out) < count:
@@ -494,6 +544,11 @@ def parse_args(argv):
     p.add_argument("--ply-range", default="16-24", help="cut plies for the openings (default 16-24)")
     p.add_argument("--draw", type=int, default=256, help="plies from the start after which a game is drawn")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--balanced", type=int, metavar="CP",
+                   help="keep only opening cuts the judge scores within ±CP centipawns (many lishogi games "
+                        "are already decided at plies 16-24, and such a pair always splits 1-1)")
+    p.add_argument("--judge", default="fairy-stockfish", help="engine scoring the cuts for --balanced")
+    p.add_argument("--judge-nodes", type=int, default=300000, help="nodes per cut for the judge")
     p.add_argument("--out", help="directory for games.csa, games.tsv, engine stderr logs")
     p.add_argument("--usi-log", action="store_true", help="write all USI traffic to OUT/usi.log")
     args = p.parse_args(argv)
@@ -548,7 +603,15 @@ def main(argv=None):
         ("byoyomi %d ms (+%d ms margin)" % (args.byoyomi, args.margin)) if args.byoyomi else "nodes %d / %d" % (e1.nodes, e2.nodes),
         args.games, args.draw, args.openings_from or "none", args.ply_range, args.seed, out), flush=True)
 
-    openings = opening_list(args.openings_from, (args.games + 1) // 2, args.plies, args.seed)
+    judge = None
+    if args.balanced is not None:
+        judge = Judge(shlex.split(args.judge) if os.sep in args.judge else
+                      [shutil.which(args.judge, path=os.environ.get("PATH", "") + os.pathsep + "/usr/games")
+                       or args.judge], args.judge_nodes)
+    openings = opening_list(args.openings_from, (args.games + 1) // 2, args.plies, args.seed,
+                            judge, args.balanced)
+    if judge is not None:
+        judge.close()
     csa = CSA.Exporter(os.path.join(out, "games.csa"), encoding="utf-8")
     tsv = open(os.path.join(out, "games.tsv"), "w", encoding="utf-8")
     tsv.write("game\topening\tblack\twhite\tresult\treason\tplies\tusi\n")

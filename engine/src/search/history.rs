@@ -193,7 +193,10 @@ impl Histories {
     #[cfg(test)]
     pub(super) fn learned(&self) -> (usize, usize) {
         let kept = Self::lock(&self.0);
-        let entries = kept.iter().map(|h| h.butterfly.iter().filter(|&&v| v != 0).count()).sum();
+        let entries = kept
+            .iter()
+            .map(|h| h.butterfly.iter().filter(|&&v| v != 0).count())
+            .sum();
         (kept.len(), entries)
     }
 
