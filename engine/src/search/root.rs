@@ -169,13 +169,25 @@ impl Searcher<'_, '_> {
         };
         for i in pv_idx..moves.len() {
             let m = moves[i];
+            let quiet = (m.is_drop() || (!m.is_promotion() && pos.piece_on(m.to()).is_none())) && !pos.gives_check(m);
             self.stack[0].piece_to = Some(piece_to(pos, m));
             self.pv_len[1] = 1;
             pos.do_move(m);
             let score = if i == pv_idx {
                 -self.search::<true>(pos, depth - 1, -beta, -alpha, 1, false)
             } else {
-                let mut s = -self.search::<false>(pos, depth - 1, -alpha - 1, -alpha, 1, true);
+                // Late quiet root moves are first searched shallower, as everywhere else:
+                // shogi positions have about a hundred legal moves, and searching each of them
+                // to the full depth spent most of an iteration on moves that never become best.
+                let r = if quiet && depth >= 3 && i - pv_idx >= 4 {
+                    (self.reduction(depth, i - pv_idx + 1) - 1).clamp(0, depth - 2)
+                } else {
+                    0
+                };
+                let mut s = -self.search::<false>(pos, depth - 1 - r, -alpha - 1, -alpha, 1, true);
+                if r > 0 && s > alpha && !self.stopped {
+                    s = -self.search::<false>(pos, depth - 1, -alpha - 1, -alpha, 1, true);
+                }
                 if s > alpha && s < beta && !self.stopped {
                     s = -self.search::<true>(pos, depth - 1, -beta, -alpha, 1, false);
                 }
