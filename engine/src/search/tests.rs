@@ -1,16 +1,28 @@
 use super::*;
 
-fn think(sfen: &str, depth: u32) -> Decision {
+/// Every event of a depth-`depth` search of `sfen` on a fresh 4 MB table, starting from the
+/// statistics kept in `histories`.
+fn events_keeping(sfen: &str, depth: u32, settings: &SearchSettings, histories: &Histories) -> Vec<SearchEvent> {
     let pos = Position::from_sfen(sfen).unwrap();
-    let tt = TranspositionTable::new(1);
+    let tt = TranspositionTable::new(4);
     let control = Arc::new(SearchControl::default());
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
     };
-    let settings = SearchSettings::from_options(&Options::default());
     let mut events = Vec::new();
-    run(1, pos, &tt, &control, &limits, &settings, &mut |e| events.push(e));
+    run_keeping(1, pos, &tt, histories, &control, &limits, settings, &mut |e| {
+        events.push(e);
+    });
+    events
+}
+
+fn events(sfen: &str, depth: u32, settings: &SearchSettings) -> Vec<SearchEvent> {
+    events_keeping(sfen, depth, settings, &Histories::new())
+}
+
+fn think(sfen: &str, depth: u32) -> Decision {
+    let events = events(sfen, depth, &SearchSettings::from_options(&Options::default()));
     let dones: Vec<&SearchEvent> = events.iter().filter(|e| matches!(e, SearchEvent::Done(..))).collect();
     assert_eq!(dones.len(), 1);
     match dones[0] {
@@ -19,40 +31,21 @@ fn think(sfen: &str, depth: u32) -> Decision {
     }
 }
 
-fn events(sfen: &str, depth: u32, settings: &SearchSettings) -> Vec<SearchEvent> {
-    let pos = Position::from_sfen(sfen).unwrap();
-    let tt = TranspositionTable::new(4);
-    let control = Arc::new(SearchControl::default());
-    let limits = Limits {
-        depth: Some(depth),
-        ..Limits::default()
-    };
-    let mut events = Vec::new();
-    run(1, pos, &tt, &control, &limits, settings, &mut |e| events.push(e));
-    events
-}
-
-/// Nodes of a depth-`depth` search of `sfen` on a fresh table, from the statistics kept in
-/// `histories`.
+/// Nodes of a depth-`depth` search of `sfen` with `threads` threads, from the statistics kept
+/// in `histories`.
 fn nodes_keeping(sfen: &str, depth: u32, threads: u32, histories: &Histories) -> u64 {
-    let pos = Position::from_sfen(sfen).unwrap();
-    let tt = TranspositionTable::new(4);
-    let control = Arc::new(SearchControl::default());
-    let limits = Limits {
-        depth: Some(depth),
-        ..Limits::default()
-    };
     let settings = SearchSettings {
         threads,
         ..SearchSettings::from_options(&Options::default())
     };
-    let mut nodes = 0;
-    run_keeping(1, pos, &tt, histories, &control, &limits, &settings, &mut |e| {
-        if let SearchEvent::Info(_, i) = e {
-            nodes = nodes.max(i.nodes);
-        }
-    });
-    nodes
+    events_keeping(sfen, depth, &settings, histories)
+        .iter()
+        .filter_map(|e| match e {
+            SearchEvent::Info(_, i) => Some(i.nodes),
+            SearchEvent::Done(..) => None,
+        })
+        .max()
+        .unwrap_or(0)
 }
 
 #[test]
