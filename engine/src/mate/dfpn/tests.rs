@@ -245,7 +245,15 @@ fn measure(name: &str, sfen: &str, hash_mb: usize, seconds: u64) {
 #[test]
 #[ignore = "measurement"]
 fn measure_zuko_99() {
-    measure("Zuko 99", ZUKO_99, 1024, 300);
+    measure(
+        "Zuko 99",
+        ZUKO_99,
+        std::env::var("DFPN_MB")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(1024),
+        300,
+    );
 }
 
 #[test]
