@@ -38,9 +38,13 @@ const CLUSTER: usize = 4;
 const BYTES_PER_ENTRY: u64 = 16;
 const GENERATION_MASK: u8 = 0x3f;
 
+/// Four entries (two words each) on one 64-byte cache line: a look-up touches one line.
+#[repr(C, align(64))]
+struct Cluster([AtomicU64; CLUSTER * 2]);
+
 /// A table of `2^k` clusters of four entries (at least one cluster).
 pub struct TranspositionTable {
-    words: Box<[AtomicU64]>,
+    clusters: Box<[Cluster]>,
     mask: usize,
     generation: AtomicU8,
 }
@@ -50,11 +54,11 @@ impl TranspositionTable {
     pub fn new(mb: u64) -> TranspositionTable {
         let clusters = (mb.max(1) * 1024 * 1024 / (BYTES_PER_ENTRY * CLUSTER as u64)).max(1);
         let clusters = 1usize << clusters.ilog2();
-        let words = std::iter::repeat_with(|| AtomicU64::new(0))
-            .take(clusters * CLUSTER * 2)
+        let table = std::iter::repeat_with(|| Cluster(std::array::from_fn(|_| AtomicU64::new(0))))
+            .take(clusters)
             .collect();
         TranspositionTable {
-            words,
+            clusters: table,
             mask: clusters - 1,
             generation: AtomicU8::new(0),
         }
@@ -67,7 +71,7 @@ impl TranspositionTable {
 
     /// Empties the table (new game).
     pub fn clear(&self) {
-        for w in &*self.words {
+        for w in self.clusters.iter().flat_map(|c| &c.0) {
             w.store(0, Ordering::Relaxed);
         }
         self.generation.store(0, Ordering::Relaxed);
@@ -84,10 +88,33 @@ impl TranspositionTable {
         (key as usize & self.mask) * CLUSTER * 2
     }
 
+    /// Word `i` of the table, counting across clusters.
+    #[inline(always)]
+    fn word(&self, i: usize) -> &AtomicU64 {
+        &self.clusters[i / (CLUSTER * 2)].0[i % (CLUSTER * 2)]
+    }
+
     fn read(&self, i: usize) -> (u64, u64) {
-        let data = self.words[i].load(Ordering::Relaxed);
-        let check = self.words[i + 1].load(Ordering::Relaxed);
+        let data = self.word(i).load(Ordering::Relaxed);
+        let check = self.word(i + 1).load(Ordering::Relaxed);
         (data, check ^ data)
+    }
+
+    /// Starts loading the cluster of `key` into the cache. The search calls it with a child's
+    /// key before it plays the move, so that the child's look-up does not wait for memory (in
+    /// `soppo bench` the look-up's load was 15 % of all time).
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let p = std::ptr::from_ref(&self.clusters[key as usize & self.mask]).cast::<i8>();
+            // SAFETY: SSE is part of the x86_64 baseline, so the instruction exists; a prefetch
+            // is only a hint and never faults, and the address is the cluster's first word.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(p) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     pub fn probe(&self, key: u64) -> Option<TtHit> {
@@ -142,8 +169,8 @@ impl TranspositionTable {
     }
 
     fn write(&self, i: usize, key: u64, data: u64) {
-        self.words[i].store(data, Ordering::Relaxed);
-        self.words[i + 1].store(key ^ data, Ordering::Relaxed);
+        self.word(i).store(data, Ordering::Relaxed);
+        self.word(i + 1).store(key ^ data, Ordering::Relaxed);
     }
 
     /// Permille of the entries of the first clusters written by the current search.
@@ -153,7 +180,7 @@ impl TranspositionTable {
         let mut used = 0;
         for c in 0..clusters {
             for e in 0..CLUSTER {
-                let data = self.words[(c * CLUSTER + e) * 2].load(Ordering::Relaxed);
+                let data = self.word((c * CLUSTER + e) * 2).load(Ordering::Relaxed);
                 if data != 0 && entry_generation(data) == generation {
                     used += 1;
                 }

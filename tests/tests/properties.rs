@@ -844,8 +844,10 @@ proptest! {
                 break;
             }
             let m = choose(&pos, &legal, c, STARTS[start].check_bias);
+            let predicted = pos.key_after(m);
             pos.do_move(m);
             check_keys(&pos);
+            assert_eq!(pos.key(), predicted, "key_after({m}) in {}", snap.sfen);
             assert_eq!(pos.last_move(), Some(m));
             pos.undo_move(m);
             assert_eq!(Snapshot::of(&pos), snap, "undo_move({m}) right after do_move");

@@ -463,6 +463,35 @@ impl Position {
 
     // ----- making and unmaking moves ---------------------------------------------------------
 
+    /// The key [`Position::key`] will have after `m` (legal or pseudo-legal), without playing
+    /// it: a search can start loading the child's table entry while it is still busy here.
+    pub fn key_after(&self, m: Move) -> u64 {
+        let us = self.side;
+        let st = self.state();
+        let mut board_key = st.board_key ^ zobrist::SIDE;
+        let mut hand_key = st.hand_key;
+        let to = m.to();
+        if m.is_drop() {
+            let kind = m.dropped_kind();
+            hand_key = hand_key.wrapping_sub(zobrist::hand_piece(us, kind));
+            board_key ^= zobrist::piece_square(Piece::new(us, kind), to);
+        } else {
+            if let Some(cap) = self.board[to.index()] {
+                board_key ^= zobrist::piece_square(cap, to);
+                hand_key = hand_key.wrapping_add(zobrist::hand_piece(us, cap.kind().unpromote()));
+            }
+            if let Some(p) = self.board[m.from().index()] {
+                let moved = if m.is_promotion() {
+                    Piece::new(us, p.kind().promote())
+                } else {
+                    p
+                };
+                board_key ^= zobrist::piece_square(p, m.from()) ^ zobrist::piece_square(moved, to);
+            }
+        }
+        board_key ^ hand_key
+    }
+
     /// Plays `m`, which must be legal (pseudo-legal moves that leave the own king in check
     /// corrupt nothing but make the position illegal).
     pub fn do_move(&mut self, m: Move) {

@@ -221,6 +221,7 @@ impl Searcher<'_, '_> {
                     continue;
                 }
             }
+            self.shared.tt.prefetch(pos.key_after(m));
             let pt = piece_to(pos, m);
             self.stack[ply].piece_to = Some(pt);
             // A child searched with a null window leaves no line: start it empty.

@@ -123,6 +123,7 @@ impl Searcher<'_, '_> {
                     continue;
                 }
             }
+            self.shared.tt.prefetch(pos.key_after(m));
             self.pv_len[ply + 1] = ply + 1;
             pos.do_move(m);
             let score = -self.qsearch::<PV>(pos, -beta, -alpha, ply + 1, qply + 1);
