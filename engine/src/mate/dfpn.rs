@@ -70,6 +70,20 @@ const POLL_INTERVAL: u64 = 4096;
 const FILTER_BITS: u32 = 12;
 /// Nodes a re-search of `mate_line` may spend on one position.
 const LINE_RESEARCH_NODES: u64 = 20_000_000;
+/// Node budget of one search that tries to shorten a defender reply's proof by two plies
+/// ([`Dfpn::tightened_line`]).
+const TIGHTEN_NODES: u64 = 5_000;
+
+/// How the line walks of the length-bounded searches choose the defender's replies.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Replies {
+    /// The reply with the longest stored proof.
+    Stored,
+    /// The reply with the longest proof after small searches tried to shorten each.
+    Tightened,
+    /// A reply shown to last longest (bounded disproofs, as long as they take).
+    ShownLongest,
+}
 /// Longest line `mate_line` will walk.
 const MAX_LINE: usize = 8000;
 
@@ -314,7 +328,7 @@ impl Dfpn {
         }
         let mut len = len?;
         // A line for every length proven, so that a stop leaves the best one found so far.
-        let mut line = self.bounded_line(pos, len, false, stop, &mut nodes)?;
+        let mut line = self.bounded_line(pos, len, Replies::Stored, stop, &mut nodes)?;
         let mut shortest = len <= 1;
         while !shortest {
             let bound = len - 2;
@@ -328,7 +342,7 @@ impl Dfpn {
                 DfpnVerdict::Proven => {
                     let probe = self.probe_node(&p, bound);
                     len = if probe.pn == 0 { probe.len } else { bound };
-                    match self.bounded_line(pos, len, false, stop, &mut nodes) {
+                    match self.bounded_line(pos, len, Replies::Stored, stop, &mut nodes) {
                         Some(shorter) => line = shorter,
                         None => break,
                     }
@@ -340,7 +354,7 @@ impl Dfpn {
         }
         if shortest && len > 1 {
             // The length is shown shortest; now the defender's replies are shown longest.
-            match self.bounded_line(pos, len, true, stop, &mut nodes) {
+            match self.bounded_line(pos, len, Replies::ShownLongest, stop, &mut nodes) {
                 Some(exact) => line = exact,
                 None => shortest = false,
             }
@@ -353,15 +367,46 @@ impl Dfpn {
         })
     }
 
+    /// A better line than [`Dfpn::shortest_line`]'s when that was stopped before the line was
+    /// shown shortest: from `pos`, where a mate in at most `len` plies is proven, the defender
+    /// takes the reply whose proof could not be shortened by small searches ([`Replies::Tightened`]).
+    /// Such a line is what a solver that does not prove shortness (shtsume) answers. `None` if
+    /// `stop` ends the walk (a half-tightened line is no better than the first one).
+    pub fn tightened_line(
+        &mut self,
+        pos: &Position,
+        len: u16,
+        stop: &mut dyn FnMut(&DfpnStats) -> bool,
+    ) -> Option<Vec<Move>> {
+        let mut nodes = 0;
+        // The root first: after that, every attacker position of the walk follows a reply
+        // whose proof could not be shortened, so its bound is already as tight.
+        let mut len = len;
+        let mut p = pos.clone();
+        while len >= 3 && !stop(&self.stats()) {
+            if self.search_from(&mut p, len - 2, TIGHTEN_NODES, stop, true) != DfpnVerdict::Proven {
+                break;
+            }
+            let probe = self.probe_node(&p, len - 2);
+            if probe.pn != 0 {
+                break;
+            }
+            len = probe.len;
+        }
+        let line = self.bounded_line(pos, len, Replies::Tightened, stop, &mut nodes);
+        if stop(&self.stats()) {
+            return None;
+        }
+        line
+    }
+
     /// The line of [`Dfpn::shortest_line`] from `pos`, where a mate in at most `len` plies
-    /// is proven. With `longest` the defender's replies are shown to last longest (bounded
-    /// searches that may take long); without, the defender takes the reply with the longest
-    /// stored proof.
+    /// is proven, with the defender's replies chosen as `replies` says.
     fn bounded_line(
         &mut self,
         pos: &Position,
         len: u16,
-        longest: bool,
+        replies: Replies,
         stop: &mut dyn FnMut(&DfpnStats) -> bool,
         nodes: &mut u64,
     ) -> Option<Vec<Move>> {
@@ -369,6 +414,7 @@ impl Dfpn {
         let attacker = p.side_to_move();
         let mut line = Vec::new();
         let mut remaining = len;
+        let mut tighten = replies == Replies::Tightened;
         while line.len() < MAX_LINE {
             let (m, after) = if p.side_to_move() == attacker {
                 if let Some(found) = self.bounded_check(&mut p, remaining) {
@@ -391,10 +437,14 @@ impl Dfpn {
                 if evasions.is_empty() {
                     return Some(line);
                 }
-                if longest {
-                    self.longest_reply(&mut p, &evasions, remaining, stop, nodes)?
-                } else {
-                    self.longest_stored_reply(&mut p, &evasions, remaining, stop, nodes)?
+                match replies {
+                    Replies::ShownLongest => self.longest_reply(&mut p, &evasions, remaining, stop, nodes)?,
+                    Replies::Stored => {
+                        self.longest_stored_reply(&mut p, &evasions, remaining, &mut false, stop, nodes)?
+                    }
+                    Replies::Tightened => {
+                        self.longest_stored_reply(&mut p, &evasions, remaining, &mut tighten, stop, nodes)?
+                    }
                 }
             };
             p.do_move(m);
@@ -436,12 +486,16 @@ impl Dfpn {
 
     /// Defender to move, its longest counted defence at most `bound` plies: the counted reply
     /// (`evasions`) whose stored proof within `bound - 1` is longest, with that proof's length
-    /// (replies without one are searched again).
+    /// (replies without one are searched again). With `tighten`, each reply's proof is first
+    /// shortened two plies at a time by searches of at most [`TIGHTEN_NODES`] nodes: a stored
+    /// proof is only an upper bound, and a reply whose proof is long only because the first
+    /// proof found was long would let the line end early.
     fn longest_stored_reply(
         &mut self,
         p: &mut Position,
         evasions: &MoveList,
         bound: u16,
+        tighten: &mut bool,
         stop: &mut dyn FnMut(&DfpnStats) -> bool,
         nodes: &mut u64,
     ) -> Option<(Move, u16)> {
@@ -458,9 +512,26 @@ impl Dfpn {
                     return None;
                 }
             }
+            let mut len = probe.len;
+            // Only a reply that might beat the best so far is worth shortening.
+            while *tighten && len >= 3 && best.is_none_or(|(_, b)| len > b) {
+                if stop(&self.stats()) {
+                    // Out of time: the rest of the walk takes the stored proofs as they are
+                    // (each search would otherwise run to its first poll before it stopped).
+                    *tighten = false;
+                    break;
+                }
+                let verdict = self.search_from(&mut p.clone(), len - 2, TIGHTEN_NODES, stop, true);
+                *nodes += self.nodes;
+                let shorter = self.probe_node(p, len - 2);
+                if verdict != DfpnVerdict::Proven || shorter.pn != 0 {
+                    break;
+                }
+                len = shorter.len;
+            }
             p.undo_move(e);
-            if best.is_none_or(|(_, b)| probe.len > b) {
-                best = Some((e, probe.len));
+            if best.is_none_or(|(_, b)| len > b) {
+                best = Some((e, len));
             }
         }
         best

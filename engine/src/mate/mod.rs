@@ -158,19 +158,7 @@ pub fn solve_with(
         // The exact search needs longer: let df-pn decide whether there is a mate at all, then
         // look for the shortest one for half the time left.
         dfpn_done = true;
-        let shorten_until = deadline.map(|d| {
-            let now = Instant::now();
-            now + d.saturating_duration_since(now) / 2
-        });
-        let found = prove(
-            &pos,
-            config,
-            &out_of_time,
-            shorten_until,
-            start,
-            &mut progress,
-            exact.nodes,
-        );
+        let found = prove(&pos, config, &out_of_time, deadline, start, &mut progress, exact.nodes);
         match found.verdict {
             DfpnVerdict::Disproven => return MateOutcome::NoMate,
             DfpnVerdict::Proven => {
@@ -249,7 +237,7 @@ fn solve_side_by_side(
                         proven_line: Some(line.to_vec()),
                     });
                 };
-                let found = run_dfpn(pos, config, hash_mb, None, &mut stop, &mut report);
+                let found = run_dfpn(pos, config, hash_mb, deadline, &mut stop, &mut report);
                 if found.verdict == DfpnVerdict::Disproven || found.answer.is_some() {
                     disproven.store(true, Ordering::Relaxed);
                 } else if found.fallback.is_some() {
@@ -388,13 +376,14 @@ impl DfpnAnswer {
 }
 
 /// df-pn's part of an answer: decides whether there is a mate; if there is, reports a mating
-/// line (`on_line`) and then, until `stop` returns true or until `shorten_until`, looks for the
-/// shortest mate ([`Dfpn::shortest_line`]).
+/// line (`on_line`) and then, until `stop` returns true or for half the time left before
+/// `deadline`, looks for the shortest mate ([`Dfpn::shortest_line`]). The other half may go to
+/// tightening a line that was not shown shortest.
 fn run_dfpn(
     pos: &Position,
     config: &MateConfig,
     hash_mb: usize,
-    shorten_until: Option<Instant>,
+    deadline: Option<Instant>,
     stop: &mut dyn FnMut(&DfpnStats) -> bool,
     on_line: &mut dyn FnMut(&[Move], &DfpnStats),
 ) -> DfpnAnswer {
@@ -415,6 +404,10 @@ fn run_dfpn(
     if let Some(line) = &line {
         on_line(line, &dfpn.stats());
     }
+    let shorten_until = deadline.map(|d| {
+        let now = Instant::now();
+        now + d.saturating_duration_since(now) / 2
+    });
     let mut shorten_stop = |stats: &DfpnStats| stop(stats) || shorten_until.is_some_and(|u| Instant::now() >= u);
     let Some(short) = dfpn.shortest_line(pos, &mut shorten_stop) else {
         return DfpnAnswer {
@@ -425,12 +418,28 @@ fn run_dfpn(
         };
     };
     // A line not shown shortest may let the defender give up early (its replies are the
-    // longest stored, not shown longest): df-pn's first line is kept unless there is none.
+    // longest stored, not shown longest). If time is left, small searches tighten the
+    // replies' proofs and walk the line again; that line, when the walk is not cut short by
+    // the time limit and passes the move checks, is the answer. Otherwise df-pn's first line
+    // is kept unless there is none.
+    let better = if short.shortest || stop(&dfpn.stats()) {
+        None
+    } else {
+        // It may take the rest of the time: the line is the answer either way.
+        dfpn.tightened_line(pos, short.bound, stop)
+            .filter(|l| verify::verify_moves_and_mate(pos, l).is_ok())
+    };
+    if let Some(l) = &better {
+        on_line(l, &dfpn.stats());
+    }
     let unshown = (!short.shortest).then(|| short.line.clone());
     // Showing a line exact costs about what the exact search would have needed to find it,
     // and that search has already had its turn: the verifier gets a second at most.
     let verify_until = Instant::now() + VERIFY_TIME;
-    let mut verify_stop = || shorten_stop(&DfpnStats::default()) || Instant::now() >= verify_until;
+    let mut verify_stop = || {
+        let now = Instant::now();
+        stop(&DfpnStats::default()) || now >= verify_until
+    };
     match shortest_answer(pos, short, &mut verify_stop) {
         ShortAnswer::Final(answer) => DfpnAnswer {
             verdict,
@@ -455,7 +464,7 @@ fn run_dfpn(
         }
         ShortAnswer::Nothing => DfpnAnswer {
             verdict,
-            line: line.or(unshown),
+            line: better.or(line).or(unshown),
             answer: None,
             fallback: None,
         },
@@ -513,7 +522,7 @@ fn prove(
     pos: &Position,
     config: &MateConfig,
     out_of_time: &(dyn Fn() -> bool + Sync),
-    shorten_until: Option<Instant>,
+    deadline: Option<Instant>,
     start: Instant,
     progress: &mut impl FnMut(&MateProgress),
     exact_nodes: u64,
@@ -549,7 +558,7 @@ fn prove(
                         proven_line: Some(line.to_vec()),
                     });
                 };
-                run_dfpn(pos, config, hash_mb, shorten_until, &mut stop, &mut on_line)
+                run_dfpn(pos, config, hash_mb, deadline, &mut stop, &mut on_line)
             });
         let Ok(worker) = worker else {
             return DfpnAnswer::UNKNOWN;

@@ -64,7 +64,8 @@ impl InterpositionGap {
     }
 }
 
-/// The exact tsume-rule search. `stop` is polled every 1024 nodes.
+/// The exact tsume-rule search. `stop` is polled every 128 nodes: a node can cost tens of
+/// microseconds (useless-interposition tests), and `stop` must be answered within 50 ms.
 // Its flags are independent (stop state, two result qualifiers, a setting), not a state machine.
 #[allow(clippy::struct_excessive_bools)]
 pub(crate) struct Exact<'a> {
@@ -135,7 +136,7 @@ impl<'a> Exact<'a> {
 
     fn tick(&mut self) -> bool {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(1024) && (self.stop)(self.nodes) {
+        if self.nodes.is_multiple_of(128) && (self.stop)(self.nodes) {
             self.aborted = true;
         }
         self.aborted
