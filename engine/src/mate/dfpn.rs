@@ -156,7 +156,11 @@ struct NodeResult {
 /// table keeps its results (call [`Dfpn::clear`] to forget them).
 pub struct Dfpn {
     tt: Table,
+    /// Nodes of the current search (its budget and poll schedule).
     nodes: u64,
+    /// Nodes since the last [`Dfpn::solve`], across the searches that follow it (line walks,
+    /// bounded searches): what [`Dfpn::stats`] reports.
+    searched: u64,
     max_nodes: u64,
     next_poll: u64,
     aborted: bool,
@@ -214,6 +218,7 @@ impl Dfpn {
         Dfpn {
             tt: Table::new(hash_mb),
             nodes: 0,
+            searched: 0,
             max_nodes: u64::MAX,
             next_poll: POLL_INTERVAL,
             aborted: false,
@@ -251,7 +256,7 @@ impl Dfpn {
 
     pub fn stats(&self) -> DfpnStats {
         DfpnStats {
-            nodes: self.nodes,
+            nodes: self.searched,
             hashfull_permille: self.tt.hashfull_permille(),
         }
     }
@@ -260,6 +265,7 @@ impl Dfpn {
     /// nodes; when it returns true, or after `max_nodes` nodes, the search ends with Unknown.
     pub fn solve(&mut self, pos: &Position, max_nodes: u64, stop: &mut dyn FnMut(&DfpnStats) -> bool) -> DfpnVerdict {
         let mut p = pos.clone();
+        self.searched = 0;
         self.search_root(&mut p, max_nodes, stop)
     }
 
@@ -761,6 +767,7 @@ impl Dfpn {
 
     fn count_node(&mut self, stop: &mut dyn FnMut(&DfpnStats) -> bool) {
         self.nodes += 1;
+        self.searched += 1;
         if self.nodes >= self.max_nodes {
             self.aborted = true;
         }

@@ -588,6 +588,29 @@ fn shortest_line_finds_the_shorter_mate() {
     crate::mate::verify::verify(&pos(sfen), &got.line).unwrap();
 }
 
+/// `stats().nodes` counts every node since the last `solve`, across the bounded searches and
+/// line walks after it (the `info` lines of `go mate` report it), and a new `solve` restarts it.
+#[test]
+fn stats_count_every_search_since_the_last_solve() {
+    let sfen = "ln6+P/2sk1G3/p1ppn2pp/5BP2/9/2N6/P1PPPP2P/1SG6/LN1KR+r3 w 2G2L5Pb2s 72";
+    let root = pos(sfen);
+    let mut d = Dfpn::new(16);
+    assert_eq!(d.solve(&root, u64::MAX, &mut |_| false), DfpnVerdict::Proven);
+    let proof = d.stats().nodes;
+    assert!(proof > 0);
+    let short = d.shortest_line(&root, &mut |_| false).expect("a mate");
+    assert!(short.nodes > 0, "the shorter mate takes searches");
+    assert!(
+        d.stats().nodes >= proof + short.nodes,
+        "{} < {proof} + {}",
+        d.stats().nodes,
+        short.nodes
+    );
+    d.clear();
+    assert_eq!(d.solve(&root, u64::MAX, &mut |_| false), DfpnVerdict::Proven);
+    assert_eq!(d.stats().nodes, proof, "a fresh solve counts from zero, node for node");
+}
+
 /// The paper's Fig. 2 shape with the rook three files from the king (every drop between is
 /// useless): a mate in one ply for the bounded searches, whose final position still has legal
 /// interpositions. (From eight files away, as in the paper, the nested interpositions go
