@@ -94,7 +94,7 @@ pub(super) struct Record {
 const FIRST_BYTES: usize = 8 << 20;
 
 pub(super) struct Table {
-    entries: Vec<Entry>,
+    entries: Entries,
     clusters: u64,
     /// The cluster count the table may grow to.
     max_clusters: usize,
@@ -103,28 +103,73 @@ pub(super) struct Table {
     full_at: usize,
 }
 
-/// `n` empty entries, from zeroed memory: the operating system hands out zero pages lazily,
-/// so a large table costs nothing until it is used, and nothing is written twice.
-fn empty_entries(n: usize) -> Vec<Entry> {
-    let layout = std::alloc::Layout::array::<Entry>(n).expect("table size fits in memory");
-    if layout.size() == 0 {
-        return Vec::new();
-    }
-    #[allow(
-        clippy::cast_ptr_alignment,
-        clippy::same_length_and_capacity,
-        reason = "the allocation has Entry's alignment, and it is a full buffer of n entries"
-    )]
-    // SAFETY: the layout has a non-zero size (checked above). An all-zero `Entry` is a valid
-    // value (integers and a `Hand`, which is an integer) and is exactly `Entry::default()`,
-    // the empty slot. The pointer comes from the global allocator with `Entry`'s layout for
-    // `n` elements, so `Vec` may own and free it with length and capacity `n`.
-    unsafe {
-        let p = std::alloc::alloc_zeroed(layout).cast::<Entry>();
-        if p.is_null() {
-            std::alloc::handle_alloc_error(layout);
+/// A buffer of empty entries from zeroed memory that the operating system hands out lazily: a
+/// large table costs nothing until it is used, and pages never used are never touched.
+///
+/// `Vec` cannot give this here: the global allocator only zeroes lazily (through `calloc`) for
+/// alignments up to 16 bytes, and an `Entry` is aligned to 32 so that a cluster covers whole
+/// cache lines; a 32-aligned zeroed allocation is written with zeros in full. So the buffer is
+/// allocated 16-aligned with a cache line to spare and the entries start at the first 64-byte
+/// boundary inside it.
+struct Entries {
+    raw: std::ptr::NonNull<u8>,
+    layout: std::alloc::Layout,
+    first: std::ptr::NonNull<Entry>,
+    len: usize,
+}
+
+// SAFETY: `Entries` owns its buffer alone (like a `Vec<Entry>`, which is `Send`), and `Entry`
+// is plain data.
+unsafe impl Send for Entries {}
+
+impl Entries {
+    fn zeroed(len: usize) -> Entries {
+        let size = len
+            .checked_mul(size_of::<Entry>())
+            .and_then(|s| s.checked_add(64))
+            .expect("table size fits in memory");
+        let layout = std::alloc::Layout::from_size_align(size, 16).expect("table size fits in memory");
+        // SAFETY: the layout's size is at least 64, never zero.
+        let raw = unsafe { std::alloc::alloc_zeroed(layout) };
+        let Some(raw) = std::ptr::NonNull::new(raw) else {
+            std::alloc::handle_alloc_error(layout)
+        };
+        let offset = raw.as_ptr().align_offset(64);
+        debug_assert!(offset < 64);
+        // SAFETY: `offset` < 64, so the address is inside the allocation (which has 64 bytes to
+        // spare), and it is 64-aligned, which satisfies `Entry`'s alignment of 32.
+        let first = unsafe { raw.add(offset) }.cast::<Entry>();
+        Entries {
+            raw,
+            layout,
+            first,
+            len,
         }
-        Vec::from_raw_parts(p, n, n)
+    }
+}
+
+impl std::ops::Deref for Entries {
+    type Target = [Entry];
+    fn deref(&self) -> &[Entry] {
+        // SAFETY: `first` is aligned and followed by `len` entries inside the allocation (its
+        // size is `len` entries plus the 64 bytes the alignment may skip); the memory started
+        // all zero, which is a valid `Entry` (integers and a `Hand`, an integer: the empty
+        // slot), and is only ever written through this type as entries.
+        unsafe { std::slice::from_raw_parts(self.first.as_ptr(), self.len) }
+    }
+}
+
+impl std::ops::DerefMut for Entries {
+    fn deref_mut(&mut self) -> &mut [Entry] {
+        // SAFETY: as for `deref`; `&mut self` makes the borrow unique.
+        unsafe { std::slice::from_raw_parts_mut(self.first.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for Entries {
+    fn drop(&mut self) {
+        // SAFETY: `raw` came from the global allocator with exactly this layout.
+        unsafe { std::alloc::dealloc(self.raw.as_ptr(), self.layout) }
     }
 }
 
@@ -133,7 +178,7 @@ impl Table {
         let bytes = hash_mb.max(1) << 20;
         let max_clusters = (bytes / (size_of::<Entry>() * CLUSTER)).max(1);
         let mut t = Table {
-            entries: Vec::new(),
+            entries: Entries::zeroed(0),
             clusters: 0,
             max_clusters,
             used: 0,
@@ -145,10 +190,22 @@ impl Table {
 
     /// Empties the table and gives back the memory of its growth.
     pub fn clear(&mut self) {
-        let first = (FIRST_BYTES / (size_of::<Entry>() * CLUSTER)).clamp(1, self.max_clusters);
-        self.entries = Vec::new();
-        self.resize(first);
+        // The whole size is allocated at once, zeroed lazily by the operating system: only the
+        // prefix in use is ever touched, and growing needs no second buffer (a copy into a new
+        // one would hold both, half as much again as the size asked for, at the last doubling).
+        self.entries = Entries::zeroed(0);
+        self.entries = Entries::zeroed(self.max_clusters * CLUSTER);
+        self.clusters = (FIRST_BYTES / (size_of::<Entry>() * CLUSTER)).clamp(1, self.max_clusters) as u64;
+        self.full_at = self.full_at_for(self.clusters as usize);
         self.used = 0;
+    }
+
+    fn full_at_for(&self, clusters: usize) -> usize {
+        if clusters < self.max_clusters {
+            clusters * CLUSTER / 2
+        } else {
+            clusters * CLUSTER / 10 * 9
+        }
     }
 
     /// Occupancy against the size asked for, as USI's `hashfull` means it.
@@ -156,31 +213,37 @@ impl Table {
         (self.used as u64 * 1000 / (self.max_clusters * CLUSTER) as u64) as u32
     }
 
-    /// Re-homes every entry in a table of `clusters` clusters. Doubling maps cluster `i` onto
-    /// clusters `2i` and `2i + 1` (multiply-shift keeps the order of keys), so nothing is lost;
-    /// a last step to a size below double may merge two clusters' entries, and the least
-    /// valuable of an overfull cluster are dropped, as a full cluster's store would.
-    fn resize(&mut self, clusters: usize) {
-        let old = std::mem::replace(&mut self.entries, empty_entries(clusters * CLUSTER));
+    /// Grows the table in place to `clusters` clusters. Multiply-shift keeps the order of keys,
+    /// so an entry of cluster `i` moves to a cluster at or after `i` (`2i` or `2i + 1` when the
+    /// size doubles): walking the old clusters from the last, each one's entries move into
+    /// clusters that are already re-homed or untouched. Doubling loses nothing; a last step to
+    /// a size below double may merge two clusters' entries, and the least valuable of an
+    /// overfull cluster are dropped, as a full cluster's store would.
+    fn grow(&mut self, clusters: usize) {
+        let old = self.clusters as usize;
+        debug_assert!(old < clusters && clusters <= self.max_clusters);
         self.clusters = clusters as u64;
-        self.full_at = if clusters < self.max_clusters {
-            clusters * CLUSTER / 2
-        } else {
-            clusters * CLUSTER / 10 * 9
-        };
-        self.used = 0;
-        for e in old.into_iter().filter(|e| e.key != 0) {
-            let base = self.cluster(e.key);
-            let cluster = &mut self.entries[base..base + CLUSTER];
-            if let Some(slot) = cluster.iter_mut().find(|s| s.key == 0) {
-                *slot = e;
-                self.used += 1;
-            } else if let Some(victim) = cluster
-                .iter_mut()
-                .min_by_key(|s| s.value())
-                .filter(|v| v.value() < e.value())
-            {
-                *victim = e;
+        self.full_at = self.full_at_for(clusters);
+        for i in (0..old).rev() {
+            let mut moving = [Entry::default(); CLUSTER];
+            moving.copy_from_slice(&self.entries[i * CLUSTER..(i + 1) * CLUSTER]);
+            self.entries[i * CLUSTER..(i + 1) * CLUSTER].fill(Entry::default());
+            for e in moving.into_iter().filter(|e| e.key != 0) {
+                let base = self.cluster(e.key);
+                debug_assert!(base >= i * CLUSTER);
+                let cluster = &mut self.entries[base..base + CLUSTER];
+                if let Some(slot) = cluster.iter_mut().find(|s| s.key == 0) {
+                    *slot = e;
+                } else {
+                    self.used -= 1;
+                    if let Some(victim) = cluster
+                        .iter_mut()
+                        .min_by_key(|s| s.value())
+                        .filter(|v| v.value() < e.value())
+                    {
+                        *victim = e;
+                    }
+                }
             }
         }
     }
@@ -306,7 +369,7 @@ impl Table {
         } = rec;
         if self.used >= self.full_at {
             if (self.clusters as usize) < self.max_clusters {
-                self.resize((self.clusters as usize * 2).min(self.max_clusters));
+                self.grow((self.clusters as usize * 2).min(self.max_clusters));
             } else {
                 self.collect_garbage();
             }
@@ -397,7 +460,7 @@ impl Table {
             }
             let mid = sample.len() / 2;
             let (_, &mut median, _) = sample.select_nth_unstable(mid);
-            for e in &mut self.entries {
+            for e in self.entries.iter_mut() {
                 if candidate(e) && e.work <= median {
                     *e = Entry::default();
                     self.used -= 1;
@@ -450,5 +513,28 @@ mod tests {
         assert_eq!(t.clusters, first);
         assert_eq!(t.hashfull_permille(), 0);
         assert!(!t.probe(key(7), Hand::EMPTY, UNBOUNDED).found);
+    }
+
+    /// 24 MB is not a power-of-two multiple of the first size: the last step grows by half and
+    /// may merge two clusters, dropping the least valuable entries of an overfull one, and the
+    /// count of entries in use stays exact.
+    #[test]
+    fn growing_to_a_size_below_double_keeps_nearly_everything() {
+        let mut t = Table::new(24);
+        let n: u64 = 300_000;
+        // Keys spread like real ones (a multiplicative hash), so clusters fill unevenly and a
+        // few overflow at half load, as they do in a search.
+        let key = |i: u64| (i + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        for i in 0..n {
+            t.store(key(i), proven(1));
+        }
+        assert_eq!(t.clusters as usize, t.max_clusters, "the table reached its full size");
+        let found = (0..n)
+            .filter(|&i| t.probe(key(i), Hand::EMPTY, UNBOUNDED).found)
+            .count();
+        assert!(found as u64 * 100 >= n * 99, "{found} of {n} kept");
+        let in_use = t.entries.iter().filter(|e| e.key != 0).count();
+        assert_eq!(t.used, in_use);
+        assert_eq!(found, in_use, "every entry in use is found under its own key");
     }
 }
