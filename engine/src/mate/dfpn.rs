@@ -388,22 +388,27 @@ impl Dfpn {
         // The root first: after that, every attacker position of the walk follows a reply
         // whose proof could not be shortened, so its bound is already as tight.
         let mut len = len;
-        let mut p = pos.clone();
         while len >= 3 && !stop(&self.stats()) {
-            if self.search_from(&mut p, len - 2, TIGHTEN_NODES, stop, true) != DfpnVerdict::Proven {
+            let Some(shorter) = self.shorter_proof(pos, len, stop) else {
                 break;
-            }
-            let probe = self.probe_node(&p, len - 2);
-            if probe.pn != 0 {
-                break;
-            }
-            len = probe.len;
+            };
+            len = shorter;
         }
         let line = self.bounded_line(pos, len, Replies::Tightened, stop, &mut nodes);
         if stop(&self.stats()) {
             return None;
         }
         line
+    }
+
+    /// Attacker to move at `p`, mate in at most `len` plies proven: the length of a proof
+    /// within `len - 2` if a search of at most [`TIGHTEN_NODES`] nodes finds one.
+    fn shorter_proof(&mut self, p: &Position, len: u16, stop: &mut dyn FnMut(&DfpnStats) -> bool) -> Option<u16> {
+        if self.search_from(&mut p.clone(), len - 2, TIGHTEN_NODES, stop, true) != DfpnVerdict::Proven {
+            return None;
+        }
+        let probe = self.probe_node(p, len - 2);
+        (probe.pn == 0).then_some(probe.len)
     }
 
     /// The line of [`Dfpn::shortest_line`] from `pos`, where a mate in at most `len` plies
@@ -527,13 +532,12 @@ impl Dfpn {
                     *tighten = false;
                     break;
                 }
-                let verdict = self.search_from(&mut p.clone(), len - 2, TIGHTEN_NODES, stop, true);
+                let shorter = self.shorter_proof(p, len, stop);
                 *nodes += self.nodes;
-                let shorter = self.probe_node(p, len - 2);
-                if verdict != DfpnVerdict::Proven || shorter.pn != 0 {
+                let Some(shorter) = shorter else {
                     break;
-                }
-                len = shorter.len;
+                };
+                len = shorter;
             }
             p.undo_move(e);
             if best.is_none_or(|(_, b)| len > b) {
