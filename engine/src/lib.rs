@@ -6,6 +6,7 @@ pub mod eval;
 pub mod frontend;
 pub mod mate;
 pub mod options;
+pub mod pages;
 pub mod search;
 pub mod time;
 pub mod tt;

@@ -19,6 +19,7 @@
 //! garbage collection drops the less-worked half of the unresolved entries, then if needed of
 //! the resolved ones. Losing an entry only costs re-search, never correctness.
 
+use crate::pages::ZeroedPages;
 use soppo_core::Hand;
 
 /// Entries scanned per look-up.
@@ -103,73 +104,42 @@ pub(super) struct Table {
     full_at: usize,
 }
 
-/// A buffer of empty entries from zeroed memory that the operating system hands out lazily: a
-/// large table costs nothing until it is used, and pages never used are never touched.
-///
-/// `Vec` cannot give this here: the global allocator only zeroes lazily (through `calloc`) for
-/// alignments up to 16 bytes, and an `Entry` is aligned to 32 so that a cluster covers whole
-/// cache lines; a 32-aligned zeroed allocation is written with zeros in full. So the buffer is
-/// allocated 16-aligned with a cache line to spare and the entries start at the first 64-byte
-/// boundary inside it.
+/// A buffer of empty entries from zeroed memory that the operating system hands out lazily
+/// ([`ZeroedPages`]): a large table costs nothing until it is used, and pages never used are
+/// never touched.
 struct Entries {
-    raw: std::ptr::NonNull<u8>,
-    layout: std::alloc::Layout,
-    first: std::ptr::NonNull<Entry>,
+    pages: ZeroedPages,
     len: usize,
 }
 
-// SAFETY: `Entries` owns its buffer alone (like a `Vec<Entry>`, which is `Send`), and `Entry`
-// is plain data.
-unsafe impl Send for Entries {}
-
 impl Entries {
     fn zeroed(len: usize) -> Entries {
-        let size = len
-            .checked_mul(size_of::<Entry>())
-            .and_then(|s| s.checked_add(64))
-            .expect("table size fits in memory");
-        let layout = std::alloc::Layout::from_size_align(size, 16).expect("table size fits in memory");
-        // SAFETY: the layout's size is at least 64, never zero.
-        let raw = unsafe { std::alloc::alloc_zeroed(layout) };
-        let Some(raw) = std::ptr::NonNull::new(raw) else {
-            std::alloc::handle_alloc_error(layout)
-        };
-        let offset = raw.as_ptr().align_offset(64);
-        debug_assert!(offset < 64);
-        // SAFETY: `offset` < 64, so the address is inside the allocation (which has 64 bytes to
-        // spare), and it is 64-aligned, which satisfies `Entry`'s alignment of 32.
-        let first = unsafe { raw.add(offset) }.cast::<Entry>();
+        let bytes = len.checked_mul(size_of::<Entry>()).expect("table size fits in memory");
         Entries {
-            raw,
-            layout,
-            first,
+            pages: ZeroedPages::new(bytes),
             len,
         }
     }
 }
 
+// The pages' alignment (a cache line) covers an entry's, and every cluster starts on a
+// cache line.
+const _: () = assert!(crate::pages::ALIGN >= align_of::<Entry>());
+
 impl std::ops::Deref for Entries {
     type Target = [Entry];
     fn deref(&self) -> &[Entry] {
-        // SAFETY: `first` is aligned and followed by `len` entries inside the allocation (its
-        // size is `len` entries plus the 64 bytes the alignment may skip); the memory started
-        // all zero, which is a valid `Entry` (integers and a `Hand`, an integer: the empty
-        // slot), and is only ever written through this type as entries.
-        unsafe { std::slice::from_raw_parts(self.first.as_ptr(), self.len) }
+        // SAFETY: the pages are aligned for `Entry` (checked above) and hold `len` entries; the
+        // memory started all zero, which is a valid `Entry` (integers and a `Hand`, an integer:
+        // the empty slot), and is only ever written through this type as entries.
+        unsafe { std::slice::from_raw_parts(self.pages.as_ptr().cast::<Entry>().as_ptr(), self.len) }
     }
 }
 
 impl std::ops::DerefMut for Entries {
     fn deref_mut(&mut self) -> &mut [Entry] {
         // SAFETY: as for `deref`; `&mut self` makes the borrow unique.
-        unsafe { std::slice::from_raw_parts_mut(self.first.as_ptr(), self.len) }
-    }
-}
-
-impl Drop for Entries {
-    fn drop(&mut self) {
-        // SAFETY: `raw` came from the global allocator with exactly this layout.
-        unsafe { std::alloc::dealloc(self.raw.as_ptr(), self.layout) }
+        unsafe { std::slice::from_raw_parts_mut(self.pages.as_ptr().cast::<Entry>().as_ptr(), self.len) }
     }
 }
 

@@ -1,0 +1,164 @@
+//! Large zeroed buffers taken straight from the operating system, for the hash tables.
+//!
+//! Why not `Vec` or `alloc_zeroed`: the tables want (1) memory that is zeroed lazily, page by
+//! page as it is first touched, so that a large table that is mostly unused costs nothing, and
+//! (2) transparent huge pages, so that look-ups spread over hundreds of megabytes do not miss
+//! the TLB at nearly every probe. glibc's `calloc` gives (1) only for blocks above its mmap
+//! threshold, and that threshold rises (up to 32 MB) once a mapped block has been freed: after
+//! that a 16 MB table comes from the heap and is written with zeros in full, every time. So on
+//! Unix the buffer is an anonymous private mapping (zero pages, faulted in lazily) with a
+//! huge-page hint; elsewhere it falls back to the global allocator's zeroed allocation.
+
+use std::ptr::NonNull;
+
+/// Alignment every buffer has at least (a cache line).
+pub const ALIGN: usize = 64;
+
+/// A type with the buffers' alignment, for the dangling pointer of an empty buffer.
+#[repr(align(64))]
+struct CacheLine;
+const _: () = assert!(align_of::<CacheLine>() == ALIGN);
+
+/// An owned, zero-initialised, `ALIGN`-aligned buffer of `len` bytes.
+pub struct ZeroedPages {
+    ptr: NonNull<u8>,
+    len: usize,
+}
+
+// SAFETY: the buffer is owned by this value alone (like a `Box<[u8]>`, which is `Send` and
+// `Sync`); access goes through `&self` / `&mut self` or through raw pointers whose users
+// uphold Rust's aliasing rules themselves.
+unsafe impl Send for ZeroedPages {}
+// SAFETY: as above; `&ZeroedPages` only hands out a pointer.
+unsafe impl Sync for ZeroedPages {}
+
+impl ZeroedPages {
+    /// A buffer of `len` zero bytes (`len` may be 0: then nothing is allocated). Aborts through
+    /// [`std::alloc::handle_alloc_error`] when the memory cannot be had, as `Vec` does.
+    pub fn new(len: usize) -> ZeroedPages {
+        if len == 0 {
+            return ZeroedPages {
+                ptr: NonNull::<CacheLine>::dangling().cast(),
+                len,
+            };
+        }
+        ZeroedPages {
+            ptr: sys::allocate(len),
+            len,
+        }
+    }
+
+    /// Start of the buffer, aligned to [`ALIGN`]; valid for reads and writes of `len()` bytes.
+    pub fn as_ptr(&self) -> NonNull<u8> {
+        self.ptr
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+impl Drop for ZeroedPages {
+    fn drop(&mut self) {
+        if self.len != 0 {
+            // SAFETY: `ptr` came from `sys::allocate(self.len)` and is released once, here.
+            unsafe { sys::release(self.ptr, self.len) }
+        }
+    }
+}
+
+fn layout_error(len: usize) -> std::alloc::Layout {
+    std::alloc::Layout::from_size_align(len, ALIGN).unwrap_or(std::alloc::Layout::new::<[u8; ALIGN]>())
+}
+
+#[cfg(unix)]
+mod sys {
+    use super::{ALIGN, layout_error};
+    use std::ptr::NonNull;
+
+    /// Huge pages are worth asking for from this size up (one 2 MB page on x86-64).
+    #[cfg(target_os = "linux")]
+    const HUGE: usize = 2 << 20;
+
+    pub fn allocate(len: usize) -> NonNull<u8> {
+        // SAFETY: an anonymous private mapping at an address of the kernel's choosing touches no
+        // existing memory; the result is checked against MAP_FAILED before use.
+        let p = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        if p == libc::MAP_FAILED {
+            std::alloc::handle_alloc_error(layout_error(len));
+        }
+        #[cfg(target_os = "linux")]
+        if len >= HUGE {
+            // Only a hint: where transparent huge pages are off, the call fails or does
+            // nothing and the mapping keeps working with small pages.
+            // SAFETY: the range is exactly the mapping just made.
+            unsafe { libc::madvise(p, len, libc::MADV_HUGEPAGE) };
+        }
+        debug_assert_eq!(p as usize % ALIGN, 0, "mappings are page-aligned");
+        NonNull::new(p.cast()).unwrap_or_else(|| std::alloc::handle_alloc_error(layout_error(len)))
+    }
+
+    /// # Safety
+    /// `ptr` and `len` must be a mapping from [`allocate`], not released before.
+    pub unsafe fn release(ptr: NonNull<u8>, len: usize) {
+        // SAFETY: by the caller's contract the range is one whole mapping of ours. A failure
+        // could only leak it, so the result is not needed.
+        unsafe { libc::munmap(ptr.as_ptr().cast(), len) };
+    }
+}
+
+#[cfg(not(unix))]
+mod sys {
+    use super::layout_error;
+    use std::ptr::NonNull;
+
+    pub fn allocate(len: usize) -> NonNull<u8> {
+        let layout = layout_error(len);
+        // SAFETY: `len` > 0 (checked by the caller), so the layout is not zero-sized.
+        let p = unsafe { std::alloc::alloc_zeroed(layout) };
+        NonNull::new(p).unwrap_or_else(|| std::alloc::handle_alloc_error(layout))
+    }
+
+    /// # Safety
+    /// `ptr` and `len` must come from [`allocate`], not released before.
+    pub unsafe fn release(ptr: NonNull<u8>, len: usize) {
+        // SAFETY: by the caller's contract, allocated with exactly this layout.
+        unsafe { std::alloc::dealloc(ptr.as_ptr(), layout_error(len)) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buffers_are_zeroed_aligned_and_writable() {
+        for len in [0, 100, 4096, 3 << 20] {
+            let pages = ZeroedPages::new(len);
+            assert_eq!(pages.len(), len);
+            assert_eq!(pages.as_ptr().as_ptr() as usize % ALIGN, 0);
+            if len == 0 {
+                continue;
+            }
+            // SAFETY: the buffer holds `len` bytes, initialised (to zero), and is owned here.
+            let bytes = unsafe { std::slice::from_raw_parts_mut(pages.as_ptr().as_ptr(), len) };
+            assert!(bytes.iter().all(|&b| b == 0));
+            bytes[len - 1] = 7;
+            bytes[0] = 9;
+            assert_eq!((bytes[0], bytes[len - 1]), (9, 7));
+        }
+    }
+}
