@@ -111,6 +111,11 @@ struct TuneEvalArgs {
     /// Strength of the pull towards the embedded weights (per squared weight unit).
     #[arg(long, value_name = "X", default_value_t = 1e-7)]
     l2: f64,
+    /// Strength of the pull of the piece–king tables (`kp_own`, `kp_enemy`) towards the
+    /// embedded weights, in place of `--l2` (default: `--l2`). These 2,754 weights see few
+    /// positions each, and a fit left free learns odd things from them (see docs/EVAL.md).
+    #[arg(long, value_name = "X")]
+    l2_kp: Option<f64>,
     /// Seed of the training / held-out split.
     #[arg(long, value_name = "N", default_value_t = 1)]
     seed: u64,
@@ -274,6 +279,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 epochs: args.epochs,
                 lr: args.lr,
                 l2: args.l2,
+                l2_kp: args.l2_kp.unwrap_or(args.l2),
                 seed: args.seed,
                 all_positions: args.all_positions,
                 tune_material: args.tune_material,

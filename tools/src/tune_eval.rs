@@ -1,5 +1,5 @@
 //! `tune-eval [GAMES…] [--skip-plies N] [--not-mate skip|side-to-move-loses] [--holdout F]
-//! [--epochs N] [--lr X] [--l2 X] [--seed N] [--all-positions]`: logistic ("Texel") tuning of
+//! [--epochs N] [--lr X] [--l2 X] [--l2-kp X] [--seed N] [--all-positions]`: logistic ("Texel") tuning of
 //! the evaluation's weights ([`soppo_engine::eval::params`]) on game results.
 //!
 //! **Input**: TSV files of games, one a line: `startpos moves …` (or `sfen … moves …`), the
@@ -41,7 +41,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use soppo_core::movegen::{MoveList, generate_captures};
 use soppo_core::{Color, Move, Position};
 use soppo_engine::eval::features::counts;
-use soppo_engine::eval::params::{DEFAULT_PARAMS, FINE, HAND, NUM_PARAMS, Params, is_fine, is_used};
+use soppo_engine::eval::params::{DEFAULT_PARAMS, FINE, HAND, KP_OWN, NUM_PARAMS, Params, is_fine, is_used};
 use soppo_engine::eval::{EVAL_LIMIT, board_value, material};
 use std::path::PathBuf;
 
@@ -64,6 +64,8 @@ pub struct Options {
     pub epochs: usize,
     pub lr: f64,
     pub l2: f64,
+    /// The pull for the piece–king tables (`kp_own`, `kp_enemy`).
+    pub l2_kp: f64,
     pub seed: u64,
     pub all_positions: bool,
     pub tune_material: bool,
@@ -363,7 +365,8 @@ fn fit_k_by(loss: impl Fn(f64) -> f64) -> f64 {
     f64::midpoint(lo, hi).exp()
 }
 
-/// Adam on the mean log loss plus `l2 · Σ (w − w₀)²`, full batch; returns the rounded weights.
+/// Adam on the mean log loss plus `l2 · Σ (w − w₀)²` (`l2_kp` for the piece–king tables),
+/// full batch; returns the rounded weights.
 fn optimise(train: &[Sample], start: &Params, k: f64, opts: &Options) -> Params {
     let w0: Vec<f64> = start.0.iter().map(|&v| f64::from(v)).collect();
     let mut w = w0.clone();
@@ -390,7 +393,8 @@ fn optimise(train: &[Sample], start: &Params, k: f64, opts: &Options) -> Params 
         }
         let t = epoch as i32;
         for i in (0..NUM_PARAMS).filter(|&i| is_used(i) && (opts.tune_material || i >= HAND + 7)) {
-            let g = grad[i] + 2.0 * opts.l2 * (w[i] - w0[i]);
+            let l2 = if i >= KP_OWN { opts.l2_kp } else { opts.l2 };
+            let g = grad[i] + 2.0 * l2 * (w[i] - w0[i]);
             m[i] = beta1 * m[i] + (1.0 - beta1) * g;
             v[i] = beta2 * v[i] + (1.0 - beta2) * g * g;
             let m_hat = m[i] / (1.0 - beta1.powi(t));
