@@ -71,13 +71,15 @@ impl Drop for ZeroedPages {
     }
 }
 
-fn layout_error(len: usize) -> std::alloc::Layout {
+/// The layout of a `len`-byte buffer (for the fallback allocator, and for reporting a failed
+/// allocation).
+fn layout_of(len: usize) -> std::alloc::Layout {
     std::alloc::Layout::from_size_align(len, ALIGN).unwrap_or(std::alloc::Layout::new::<[u8; ALIGN]>())
 }
 
 #[cfg(unix)]
 mod sys {
-    use super::{ALIGN, layout_error};
+    use super::{ALIGN, layout_of};
     use std::ptr::NonNull;
 
     /// Huge pages are worth asking for from this size up (one 2 MB page on x86-64).
@@ -98,7 +100,7 @@ mod sys {
             )
         };
         if p == libc::MAP_FAILED {
-            std::alloc::handle_alloc_error(layout_error(len));
+            std::alloc::handle_alloc_error(layout_of(len));
         }
         #[cfg(target_os = "linux")]
         if len >= HUGE {
@@ -108,7 +110,7 @@ mod sys {
             unsafe { libc::madvise(p, len, libc::MADV_HUGEPAGE) };
         }
         debug_assert_eq!(p as usize % ALIGN, 0, "mappings are page-aligned");
-        NonNull::new(p.cast()).unwrap_or_else(|| std::alloc::handle_alloc_error(layout_error(len)))
+        NonNull::new(p.cast()).unwrap_or_else(|| std::alloc::handle_alloc_error(layout_of(len)))
     }
 
     /// # Safety
@@ -122,11 +124,11 @@ mod sys {
 
 #[cfg(not(unix))]
 mod sys {
-    use super::layout_error;
+    use super::layout_of;
     use std::ptr::NonNull;
 
     pub fn allocate(len: usize) -> NonNull<u8> {
-        let layout = layout_error(len);
+        let layout = layout_of(len);
         // SAFETY: `len` > 0 (checked by the caller), so the layout is not zero-sized.
         let p = unsafe { std::alloc::alloc_zeroed(layout) };
         NonNull::new(p).unwrap_or_else(|| std::alloc::handle_alloc_error(layout))
@@ -136,7 +138,7 @@ mod sys {
     /// `ptr` and `len` must come from [`allocate`], not released before.
     pub unsafe fn release(ptr: NonNull<u8>, len: usize) {
         // SAFETY: by the caller's contract, allocated with exactly this layout.
-        unsafe { std::alloc::dealloc(ptr.as_ptr(), layout_error(len)) }
+        unsafe { std::alloc::dealloc(ptr.as_ptr(), layout_of(len)) }
     }
 }
 
