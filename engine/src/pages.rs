@@ -71,6 +71,50 @@ impl Drop for ZeroedPages {
     }
 }
 
+/// Types whose all-zero bit pattern is a valid value (plain integers, atomics of them, and
+/// structs of those).
+///
+/// # Safety
+/// An implementor must be valid when all its bytes are zero and have no drop glue.
+pub unsafe trait Zeroable {}
+
+/// `len` values of `T`, all zero, in [`ZeroedPages`]: the hash tables' storage.
+pub struct ZeroedSlice<T: Zeroable> {
+    pages: ZeroedPages,
+    len: usize,
+    _values: std::marker::PhantomData<T>,
+}
+
+impl<T: Zeroable> ZeroedSlice<T> {
+    const ALIGNED: () = assert!(ALIGN >= align_of::<T>(), "the pages' alignment covers T's");
+
+    pub fn new(len: usize) -> ZeroedSlice<T> {
+        let () = Self::ALIGNED;
+        let bytes = len.checked_mul(size_of::<T>()).expect("table size fits in memory");
+        ZeroedSlice {
+            pages: ZeroedPages::new(bytes),
+            len,
+            _values: std::marker::PhantomData,
+        }
+    }
+}
+
+impl<T: Zeroable> std::ops::Deref for ZeroedSlice<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        // SAFETY: the pages are aligned for `T` (checked in `new`) and hold `len` values; they
+        // started all zero, a valid `T` (`Zeroable`), and are only written through this slice.
+        unsafe { std::slice::from_raw_parts(self.pages.as_ptr().cast::<T>().as_ptr(), self.len) }
+    }
+}
+
+impl<T: Zeroable> std::ops::DerefMut for ZeroedSlice<T> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        // SAFETY: as for `deref`; `&mut self` makes the borrow unique.
+        unsafe { std::slice::from_raw_parts_mut(self.pages.as_ptr().cast::<T>().as_ptr(), self.len) }
+    }
+}
+
 /// The layout of a `len`-byte buffer (for the fallback allocator, and for reporting a failed
 /// allocation).
 fn layout_of(len: usize) -> std::alloc::Layout {

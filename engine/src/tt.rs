@@ -9,7 +9,7 @@
 //! Data word layout (low to high): move 16 bits, score 16 (i16), static evaluation 16 (i16),
 //! depth + 2 in 8, bound 2, generation 6.
 
-use crate::pages::ZeroedPages;
+use crate::pages::{Zeroable, ZeroedSlice};
 use soppo_core::Move;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
@@ -43,41 +43,14 @@ const GENERATION_MASK: u8 = 0x3f;
 #[repr(C, align(64))]
 struct Cluster([AtomicU64; CLUSTER * 2]);
 
-/// The clusters, in zeroed memory from the operating system ([`ZeroedPages`]: lazily
-/// zeroed, with huge pages where the system gives them, which spares the TLB misses of
-/// look-ups spread over the whole table).
-struct Clusters {
-    pages: ZeroedPages,
-    len: usize,
-}
-
-const _: () = assert!(crate::pages::ALIGN >= align_of::<Cluster>());
-
-impl Clusters {
-    fn zeroed(len: usize) -> Clusters {
-        let bytes = len
-            .checked_mul(size_of::<Cluster>())
-            .expect("table size fits in memory");
-        Clusters {
-            pages: ZeroedPages::new(bytes),
-            len,
-        }
-    }
-}
-
-impl std::ops::Deref for Clusters {
-    type Target = [Cluster];
-    fn deref(&self) -> &[Cluster] {
-        // SAFETY: the pages are aligned for `Cluster` (checked above) and hold `len` clusters
-        // of zero bytes, a valid `Cluster` (atomic integers, 0 being the empty entry); they are
-        // only ever accessed through these atomics, so shared references are sound.
-        unsafe { std::slice::from_raw_parts(self.pages.as_ptr().cast::<Cluster>().as_ptr(), self.len) }
-    }
-}
+// SAFETY: a cluster is atomic integers, and all zero is four empty entries.
+unsafe impl Zeroable for Cluster {}
 
 /// A table of `2^k` clusters of four entries (at least one cluster).
 pub struct TranspositionTable {
-    clusters: Clusters,
+    /// In zeroed memory from the operating system: lazily zeroed, with huge pages where the
+    /// system gives them, which spares the TLB misses of look-ups spread over the table.
+    clusters: ZeroedSlice<Cluster>,
     mask: usize,
     generation: AtomicU8,
 }
@@ -88,7 +61,7 @@ impl TranspositionTable {
         let clusters = (mb.max(1) * 1024 * 1024 / (BYTES_PER_ENTRY * CLUSTER as u64)).max(1);
         let clusters = 1usize << clusters.ilog2();
         TranspositionTable {
-            clusters: Clusters::zeroed(clusters),
+            clusters: ZeroedSlice::new(clusters),
             mask: clusters - 1,
             generation: AtomicU8::new(0),
         }

@@ -19,7 +19,7 @@
 //! garbage collection drops the less-worked half of the unresolved entries, then if needed of
 //! the resolved ones. Losing an entry only costs re-search, never correctness.
 
-use crate::pages::ZeroedPages;
+use crate::pages::{Zeroable, ZeroedSlice};
 use soppo_core::Hand;
 
 /// Entries scanned per look-up.
@@ -95,7 +95,7 @@ pub(super) struct Record {
 const FIRST_BYTES: usize = 8 << 20;
 
 pub(super) struct Table {
-    entries: Entries,
+    entries: ZeroedSlice<Entry>,
     clusters: u64,
     /// The cluster count the table may grow to.
     max_clusters: usize,
@@ -104,51 +104,15 @@ pub(super) struct Table {
     full_at: usize,
 }
 
-/// A buffer of empty entries from zeroed memory that the operating system hands out lazily
-/// ([`ZeroedPages`]): a large table costs nothing until it is used, and pages never used are
-/// never touched.
-struct Entries {
-    pages: ZeroedPages,
-    len: usize,
-}
-
-impl Entries {
-    fn zeroed(len: usize) -> Entries {
-        let bytes = len.checked_mul(size_of::<Entry>()).expect("table size fits in memory");
-        Entries {
-            pages: ZeroedPages::new(bytes),
-            len,
-        }
-    }
-}
-
-// The pages' alignment (a cache line) covers an entry's, and every cluster starts on a
-// cache line.
-const _: () = assert!(crate::pages::ALIGN >= align_of::<Entry>());
-
-impl std::ops::Deref for Entries {
-    type Target = [Entry];
-    fn deref(&self) -> &[Entry] {
-        // SAFETY: the pages are aligned for `Entry` (checked above) and hold `len` entries; the
-        // memory started all zero, which is a valid `Entry` (integers and a `Hand`, an integer:
-        // the empty slot), and is only ever written through this type as entries.
-        unsafe { std::slice::from_raw_parts(self.pages.as_ptr().cast::<Entry>().as_ptr(), self.len) }
-    }
-}
-
-impl std::ops::DerefMut for Entries {
-    fn deref_mut(&mut self) -> &mut [Entry] {
-        // SAFETY: as for `deref`; `&mut self` makes the borrow unique.
-        unsafe { std::slice::from_raw_parts_mut(self.pages.as_ptr().cast::<Entry>().as_ptr(), self.len) }
-    }
-}
+// SAFETY: an `Entry` is integers and a `Hand` (an integer); all zero is the empty slot.
+unsafe impl Zeroable for Entry {}
 
 impl Table {
     pub fn new(hash_mb: usize) -> Table {
         let bytes = hash_mb.max(1) << 20;
         let max_clusters = (bytes / (size_of::<Entry>() * CLUSTER)).max(1);
         let mut t = Table {
-            entries: Entries::zeroed(0),
+            entries: ZeroedSlice::new(0),
             clusters: 0,
             max_clusters,
             used: 0,
@@ -163,8 +127,8 @@ impl Table {
         // The whole size is allocated at once, zeroed lazily by the operating system: only the
         // prefix in use is ever touched, and growing needs no second buffer (a copy into a new
         // one would hold both, half as much again as the size asked for, at the last doubling).
-        self.entries = Entries::zeroed(0);
-        self.entries = Entries::zeroed(self.max_clusters * CLUSTER);
+        self.entries = ZeroedSlice::new(0);
+        self.entries = ZeroedSlice::new(self.max_clusters * CLUSTER);
         self.clusters = (FIRST_BYTES / (size_of::<Entry>() * CLUSTER)).clamp(1, self.max_clusters) as u64;
         self.full_at = self.full_at_for(self.clusters as usize);
         self.used = 0;
