@@ -196,7 +196,7 @@ impl Position {
         let occ = self.occupied();
         let occ_no_king = occ.without(ksq);
         for to in king_attacks(ksq).and_not(self.pieces(us)) {
-            if self.attackers_to(them, to, occ_no_king).is_empty() {
+            if !self.is_attacked_by(them, to, occ_no_king, Bitboard::FULL) {
                 return true;
             }
         }

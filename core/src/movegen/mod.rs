@@ -214,7 +214,7 @@ pub fn generate_evasions<const ALL: bool>(pos: &Position, list: &mut MoveList) {
     let Some(ksq) = pos.king_square(us) else { return };
     let occ_no_king = pos.occupied().without(ksq);
     for to in king_attacks(ksq).and_not(pos.pieces(us)) {
-        if pos.attackers_to(!us, to, occ_no_king).is_empty() {
+        if !pos.is_attacked_by(!us, to, occ_no_king, Bitboard::FULL) {
             list.push(Move::normal(ksq, to, false));
         }
     }

@@ -466,6 +466,13 @@ impl Position {
     /// The key [`Position::key`] will have after `m` (legal or pseudo-legal), without playing
     /// it: a search can start loading the child's table entry while it is still busy here.
     pub fn key_after(&self, m: Move) -> u64 {
+        let (board_key, hand_key) = self.keys_after(m);
+        board_key ^ hand_key
+    }
+
+    /// The board key ([`Position::board_key`]) and hand key the position will have after `m`
+    /// (legal or pseudo-legal), without playing it.
+    pub fn keys_after(&self, m: Move) -> (u64, u64) {
         let us = self.side;
         let st = self.state();
         let mut board_key = st.board_key ^ zobrist::SIDE;
@@ -489,7 +496,7 @@ impl Position {
                 board_key ^= zobrist::piece_square(p, m.from()) ^ zobrist::piece_square(moved, to);
             }
         }
-        board_key ^ hand_key
+        (board_key, hand_key)
     }
 
     /// Plays `m`, which must be legal (pseudo-legal moves that leave the own king in check
@@ -753,5 +760,37 @@ mod tests {
         pos.undo_move(m);
         pos.replace_piece(sq, Piece::new(Color::White, PieceKind::Gold));
         assert_eq!((pos.key(), pos.pinned(Color::White)), before);
+    }
+
+    /// The keys predicted before a move are the keys after playing it, for every legal move
+    /// along a walk through captures, promotions and drops.
+    #[test]
+    fn keys_after_predicts_do_move() {
+        let mut pos =
+            Position::from_sfen("ln1g3nl/1r2k1sb1/p1ppppgpp/1p4p2/9/2P1P4/PP1P1PPPP/1BS1G2R1/LN1GK1SNL b Ps 1")
+                .unwrap();
+        let mut checked = 0;
+        for step in 0..40 {
+            let mut list = crate::movegen::MoveList::new();
+            crate::movegen::generate_legal::<true>(&pos, &mut list);
+            if list.is_empty() {
+                break;
+            }
+            for &m in &list {
+                let predicted = pos.keys_after(m);
+                pos.do_move(m);
+                assert_eq!(predicted, (pos.board_key(), pos.hand_key()), "{m:?}");
+                pos.undo_move(m);
+                checked += 1;
+            }
+            // Prefer captures and drops so that hands change along the walk.
+            let pick = list
+                .iter()
+                .copied()
+                .find(|&m| m.is_drop() || pos.piece_on(m.to()).is_some())
+                .unwrap_or(list[step % list.len()]);
+            pos.do_move(pick);
+        }
+        assert!(checked > 1000, "{checked}");
     }
 }

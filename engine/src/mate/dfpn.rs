@@ -823,6 +823,21 @@ impl Dfpn {
         // that the look-ups of the second pass find their clusters on the way into the cache.
         let first = self.children.len();
         let mut keys: ArrayVec<u64, MAX_CHILDREN> = ArrayVec::new();
+        // Whether a defender piece other than the king covers a square, worked out once per
+        // square (up to seven kinds drop on each).
+        let mut looked_at = Bitboard::EMPTY;
+        let mut covered = Bitboard::EMPTY;
+        let mut supported = |pos: &Position, to: Square| {
+            if !looked_at.contains(to) {
+                looked_at.set(to);
+                let us = pos.side_to_move();
+                let guards = pos.pieces(us).and_not(pos.pieces_of(us, PieceKind::King));
+                if pos.is_attacked_by(us, to, pos.occupied(), guards) {
+                    covered.set(to);
+                }
+            }
+            covered.contains(to)
+        };
         for &m in &list {
             let captured = captured_kind(pos, m);
             let chain = if or_node {
@@ -833,28 +848,33 @@ impl Dfpn {
                 }
             } else if !m.is_drop() || !self.settings.drop_chains {
                 NO_CHAIN
-            } else if (pos.attackers_to(pos.side_to_move(), m.to(), pos.occupied())
-                & !pos.pieces_of(pos.side_to_move(), PieceKind::King))
-            .is_nonempty()
-                || pos.gives_check(m)
-            {
+            } else if supported(pos, m.to()) || pos.gives_check(m) {
                 m.to().index() as u16 + 1
             } else {
                 LOOSE_DROPS
             };
-            pos.do_move(m);
+            // The child's keys and the attacker's hand, without playing the move.
+            let (board_after, hand_after) = pos.keys_after(m);
+            let mut hand = pos.hand(self.attacker);
+            if or_node {
+                if m.is_drop() {
+                    hand.remove(m.dropped_kind());
+                } else if let Some(k) = captured {
+                    hand.add(k);
+                }
+            }
             let mut c = Child {
                 mv: m,
                 captured,
                 pn: 1,
                 dn: 1,
-                hand: pos.hand(self.attacker),
+                hand,
                 len: 0,
                 dep: DEP_NONE,
                 chain,
             };
-            let bkey = pos.board_key() ^ self.signature;
-            if let Some(i) = self.repetition(pos.key(), depth + 1) {
+            let bkey = board_after ^ self.signature;
+            if let Some(i) = self.repetition(board_after ^ hand_after, depth + 1) {
                 c.pn = INF;
                 c.dn = 0;
                 c.len = UNBOUNDED;
@@ -867,7 +887,6 @@ impl Dfpn {
                     self.tt.prefetch(mix(bkey ^ self.child_path_hash(depth, m)));
                 }
             }
-            pos.undo_move(m);
             self.children.push(c);
             keys.push(bkey);
         }
