@@ -6,8 +6,8 @@
 //! declaration; the table; mate in one; reverse futility and null move at non-PV
 //! nodes; the static 3-ply mate gate ([`mate3`]); internal iterative reduction; then the moves
 //! of the staged picker ([`picker`]) with move-count, futility, history and SEE pruning, soppo
-//! pruning in the endgame ([`soppo`]), late-move reductions, and a one-ply extension of checks
-//! that do not lose material. Quiescence searches captures and promotions (SEE- and
+//! pruning in the endgame ([`soppo`]), late-move reductions, a one-ply extension of checks
+//! that do not lose material, and singular extension of the table move (with multi-cut). Quiescence searches captures and promotions (SEE- and
 //! delta-pruned), quiet checks at its first ply, and every evasion when in check.
 //!
 //! Modules: [`root`] (deepening, aspiration, `MultiPV`, the answer), [`node`] (the
@@ -151,6 +151,8 @@ struct Frame {
     /// The (piece, target) of the move played from this ply, `None` for a null move.
     piece_to: Option<usize>,
     null: bool,
+    /// The move left out by a singular-extension search of this node.
+    excluded: Option<Move>,
 }
 
 struct Searcher<'a, 'b> {

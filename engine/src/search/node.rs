@@ -54,6 +54,9 @@ impl Searcher<'_, '_> {
             return MATE - ply as i32 - 1;
         }
         let in_check = pos.in_check();
+        // Set while this node is searched again without its table move (singular extension):
+        // that search must neither use nor overwrite the node's table entry.
+        let excluded = self.stack[ply].excluded;
         self.hist.clear_killers(ply + 1);
         let key = pos.key();
         let tt_hit = self.shared.tt.probe(key);
@@ -61,6 +64,7 @@ impl Searcher<'_, '_> {
         let tt_score = tt_hit.map(|h| score_from_tt(h.score, ply));
         if let Some(h) = tt_hit
             && !PV
+            && excluded.is_none()
             && h.depth >= depth
             && let Some(score) = tt_score
         {
@@ -73,7 +77,10 @@ impl Searcher<'_, '_> {
                 return score;
             }
         }
-        if !in_check && let Some(m) = pos.mate_in_one() {
+        if !in_check
+            && excluded.is_none()
+            && let Some(m) = pos.mate_in_one()
+        {
             let score = MATE - ply as i32 - 1;
             if PV {
                 self.single_pv(ply, m);
@@ -112,7 +119,7 @@ impl Searcher<'_, '_> {
         self.stack[ply].eval = eval;
         let improving = !in_check && ply >= 2 && self.stack[ply - 2].eval != NO_EVAL && eval > self.stack[ply - 2].eval;
 
-        if !PV && !in_check && eval.abs() < MATE_BOUND {
+        if !PV && !in_check && excluded.is_none() && eval.abs() < MATE_BOUND {
             // No razoring: in shogi a quiet drop far below alpha can still turn the game, and
             // matches at fixed nodes preferred the search without it.
             // Reverse futility: far above beta at low depth.
@@ -140,6 +147,7 @@ impl Searcher<'_, '_> {
         self.stack[ply].null = false;
 
         if !in_check
+            && excluded.is_none()
             && self.settings().static_mate_eval
             && mate3::worth_trying(pos)
             && let Some(m) = mate3::mate_in_three(pos)
@@ -184,6 +192,9 @@ impl Searcher<'_, '_> {
 
         while let Some(picked) = picker.next(pos, &self.hist) {
             let m = picked.mv;
+            if Some(m) == excluded {
+                continue;
+            }
             let captured = if m.is_drop() {
                 None
             } else {
@@ -226,7 +237,36 @@ impl Searcher<'_, '_> {
             self.stack[ply].piece_to = Some(pt);
             // A child searched with a null window leaves no line: start it empty.
             self.pv_len[ply + 1] = ply + 1;
-            let extension = i32::from(gives_check && self.extends_check(pos, m, ply));
+            let mut extension = i32::from(gives_check && self.extends_check(pos, m, ply));
+            // Singular extension: when every other move falls clearly short of the table
+            // move's score, the table move is searched one ply deeper; when another move also
+            // reaches beta, the node is cut at once (multi-cut).
+            if Some(m) == tt_move
+                && excluded.is_none()
+                && depth >= 6
+                && (ply as i32) < 2 * self.root_depth
+                && let (Some(h), Some(tts)) = (tt_hit, tt_score)
+                && h.depth >= depth - 3
+                && h.bound != Bound::Upper
+                && tts.abs() < MATE_BOUND
+            {
+                let singular_beta = tts - 2 * depth;
+                self.stack[ply].excluded = Some(m);
+                let v = self.search::<false>(pos, (depth - 1) / 2, singular_beta - 1, singular_beta, ply, cut_node);
+                self.stack[ply].excluded = None;
+                if self.stopped {
+                    return 0;
+                }
+                self.stack[ply].piece_to = Some(pt);
+                self.stack[ply].null = false;
+                if v < singular_beta {
+                    extension = 1;
+                } else if singular_beta >= beta {
+                    return singular_beta;
+                } else if tts >= beta {
+                    extension -= 1;
+                }
+            }
             pos.do_move(m);
             let new_depth = depth - 1 + extension;
             let score = if searched == 0 {
@@ -289,6 +329,10 @@ impl Searcher<'_, '_> {
             }
         }
         if searched == 0 {
+            if excluded.is_some() {
+                // Only the table move: it was left out, so nothing here reaches alpha.
+                return alpha;
+            }
             // No legal move (every move is searched before anything is pruned): mated.
             return if in_check || !pos.has_legal_move() {
                 -(MATE - ply as i32)
@@ -324,6 +368,10 @@ impl Searcher<'_, '_> {
         } else {
             Bound::Upper
         };
+        // A search without the table move must not overwrite the node's entry.
+        if excluded.is_some() {
+            return best;
+        }
         self.shared
             .tt
             .store(key, best_move, score_to_tt(best, ply), eval, depth, bound);

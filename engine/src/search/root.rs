@@ -166,6 +166,7 @@ impl Searcher<'_, '_> {
             eval: NO_EVAL,
             piece_to: None,
             null: false,
+            excluded: None,
         };
         for i in pv_idx..moves.len() {
             let m = moves[i];
