@@ -7,8 +7,9 @@
 //! nodes; the static 3-ply mate gate ([`mate3`]); internal iterative reduction; then the moves
 //! of the staged picker ([`picker`]) with move-count, futility, history and SEE pruning, soppo
 //! pruning in the endgame ([`soppo`]), late-move reductions, a one-ply extension of checks
-//! that do not lose material, and singular extension of the table move (with multi-cut). Quiescence searches captures and promotions (SEE- and
-//! delta-pruned), quiet checks at its first ply, and every evasion when in check.
+//! that do not lose material, and singular extension of the table move (with multi-cut).
+//! Quiescence searches captures and promotions (SEE- and delta-pruned), quiet checks at its
+//! first ply, and every evasion when in check.
 //!
 //! Modules: [`root`] (deepening, aspiration, `MultiPV`, the answer), [`node`] (the
 //! alpha-beta node), [`qsearch`], [`picker`], [`history`], [`see`], [`mate3`], [`soppo`].

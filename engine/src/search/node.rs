@@ -232,11 +232,6 @@ impl Searcher<'_, '_> {
                     continue;
                 }
             }
-            self.shared.tt.prefetch(pos.key_after(m));
-            let pt = piece_to(pos, m);
-            self.stack[ply].piece_to = Some(pt);
-            // A child searched with a null window leaves no line: start it empty.
-            self.pv_len[ply + 1] = ply + 1;
             let mut extension = i32::from(gives_check && self.extends_check(pos, m, ply));
             // Singular extension: when every other move falls clearly short of the table
             // move's score, the table move is searched one ply deeper; when another move also
@@ -257,8 +252,6 @@ impl Searcher<'_, '_> {
                 if self.stopped {
                     return 0;
                 }
-                self.stack[ply].piece_to = Some(pt);
-                self.stack[ply].null = false;
                 if v < singular_beta {
                     extension = 1;
                 } else if singular_beta >= beta {
@@ -267,6 +260,11 @@ impl Searcher<'_, '_> {
                     extension -= 1;
                 }
             }
+            self.shared.tt.prefetch(pos.key_after(m));
+            let pt = piece_to(pos, m);
+            self.stack[ply].piece_to = Some(pt);
+            // A child searched with a null window leaves no line: start it empty.
+            self.pv_len[ply + 1] = ply + 1;
             pos.do_move(m);
             let new_depth = depth - 1 + extension;
             let score = if searched == 0 {
