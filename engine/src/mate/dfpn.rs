@@ -17,8 +17,8 @@
 //!   depth of the shallowest repeated ancestor (`dep`). Once the search climbs to that
 //!   ancestor the result no longer depends on the path (a minimal proof never passes twice
 //!   through one position) and is stored normally; until then it is stored only under a key
-//!   that includes the path from the root, so it never answers another path (no graph
-//!   history interaction errors).
+//!   that includes the path from the root, in a small table of its own, so it never answers
+//!   another path (no graph history interaction errors).
 //! - Threshold control (after Kishimoto's TCA): a node with a child on the current path
 //!   raises its thresholds above its own proof and disproof numbers on entry, so it does not
 //!   return at once to a parent that would re-enter it with the same thresholds.
@@ -58,6 +58,8 @@ const LOOSE_DROPS: u16 = 82;
 /// Chains of a non-promotion and its promotion start here (one per origin and target).
 const PROMOTION_PAIRS: u16 = 100;
 
+/// Largest size of the table of path-keyed results (see `Dfpn::rep_tt`), in megabytes.
+const REP_TABLE_MAX_MB: usize = 4;
 /// Largest proof/disproof number of an unresolved node.
 const NEAR_INF: u32 = INF - 1;
 /// `dep` of a result cut short by the depth limit: never path-independent.
@@ -156,6 +158,10 @@ struct NodeResult {
 /// table keeps its results (call [`Dfpn::clear`] to forget them).
 pub struct Dfpn {
     tt: Table,
+    /// Path-keyed (repetition-dependent) results, kept apart in a table small enough to stay
+    /// in the caches: every unresolved child is looked up there once one exists, and in the
+    /// main table each such look-up was a second cache miss.
+    rep_tt: Table,
     /// Nodes of the current search (its budget and poll schedule).
     nodes: u64,
     /// Nodes since the last [`Dfpn::solve`], across the searches that follow it (line walks,
@@ -217,6 +223,7 @@ impl Dfpn {
     pub fn new(hash_mb: usize) -> Self {
         Dfpn {
             tt: Table::new(hash_mb),
+            rep_tt: Table::new((hash_mb / 256).clamp(1, REP_TABLE_MAX_MB)),
             nodes: 0,
             searched: 0,
             max_nodes: u64::MAX,
@@ -251,6 +258,7 @@ impl Dfpn {
     /// Forgets every stored result.
     pub fn clear(&mut self) {
         self.tt.clear();
+        self.rep_tt.clear();
         self.rep_stored = false;
     }
 
@@ -884,7 +892,7 @@ impl Dfpn {
                 self.tt.prefetch(bkey);
                 if self.rep_stored {
                     // The path-keyed look-up of the second pass, if it happens.
-                    self.tt.prefetch(mix(bkey ^ self.child_path_hash(depth, m)));
+                    self.rep_tt.prefetch(mix(bkey ^ self.child_path_hash(depth, m)));
                 }
             }
             self.children.push(c);
@@ -916,7 +924,7 @@ impl Dfpn {
             let p = self.tt.probe(bkey, c.hand, child_bound);
             let rep = if self.rep_stored && p.pn != 0 && p.dn != 0 {
                 let path = self.child_path_hash(depth, m);
-                self.tt.probe_rep(mix(bkey ^ path), c.hand, child_bound)
+                self.rep_tt.probe_rep(mix(bkey ^ path), c.hand, child_bound)
             } else {
                 None
             };
@@ -1112,7 +1120,7 @@ impl Dfpn {
                 dep: r.dep,
                 work,
             };
-            self.tt.store(mix(key ^ self.path_hashes[depth]), rec);
+            self.rep_tt.store(mix(key ^ self.path_hashes[depth]), rec);
             self.rep_stored = true;
         }
         r
