@@ -700,6 +700,13 @@ impl Dfpn {
         }
     }
 
+    /// The length of the proof stored for `pos` (after [`Dfpn::solve`] proved it): a mate in
+    /// at most that many plies exists. `None` if the table holds no proof for it.
+    pub fn proven_length(&self, pos: &Position) -> Option<u16> {
+        let probe = self.probe_node(pos, UNBOUNDED);
+        (probe.pn == 0).then_some(probe.len)
+    }
+
     /// The table entry of the node `pos` (attacker's hand, superior/inferior answers) for
     /// mate in at most `bound` plies.
     fn probe_node(&self, pos: &Position, bound: u16) -> tt::Probe {

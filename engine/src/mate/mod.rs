@@ -404,6 +404,21 @@ fn run_dfpn(
     if let Some(line) = &line {
         on_line(line, &dfpn.stats());
     }
+    // A long proof is seldom shown shortest in the time a user gives, and a line whose
+    // defender replies are only "longest stored" often ends early. Such a line is tightened
+    // first (small searches: it is the answer a solver that does not prove shortness gives),
+    // and the bounded shortening gets the time that is left. Short proofs go the other way:
+    // their shortening usually finishes at once and is exact.
+    let first_len = dfpn.proven_length(pos);
+    let mut better = None;
+    if first_len.is_some_and(|l| usize::from(l) > verify::EXACT_CHECK_MAX_PLIES) && line.is_some() {
+        better = first_len
+            .and_then(|l| dfpn.tightened_line(pos, l, stop))
+            .filter(|l| verify::verify_moves_and_mate(pos, l).is_ok());
+        if let Some(l) = &better {
+            on_line(l, &dfpn.stats());
+        }
+    }
     let shorten_until = deadline.map(|d| {
         let now = Instant::now();
         now + d.saturating_duration_since(now) / 2
@@ -412,7 +427,7 @@ fn run_dfpn(
     let Some(short) = dfpn.shortest_line(pos, &mut shorten_stop) else {
         return DfpnAnswer {
             verdict,
-            line,
+            line: better.or(line),
             answer: None,
             fallback: None,
         };
@@ -421,16 +436,18 @@ fn run_dfpn(
     // longest stored, not shown longest). If time is left, small searches tighten the
     // replies' proofs and walk the line again; that line, when the walk is not cut short by
     // the time limit and passes the move checks, is the answer. Otherwise df-pn's first line
-    // is kept unless there is none.
-    let better = if short.shortest || stop(&dfpn.stats()) {
-        None
-    } else {
+    // is kept unless there is none. A line tightened before is walked again only if the
+    // shortening has since proved a shorter mate than that line.
+    let needs_tightening = !short.shortest && better.as_ref().is_none_or(|b| usize::from(short.bound) < b.len());
+    if needs_tightening && !stop(&dfpn.stats()) {
         // It may take the rest of the time: the line is the answer either way.
-        dfpn.tightened_line(pos, short.bound, stop)
-            .filter(|l| verify::verify_moves_and_mate(pos, l).is_ok())
-    };
-    if let Some(l) = &better {
-        on_line(l, &dfpn.stats());
+        let tighter = dfpn
+            .tightened_line(pos, short.bound, stop)
+            .filter(|l| verify::verify_moves_and_mate(pos, l).is_ok());
+        if let Some(l) = &tighter {
+            on_line(l, &dfpn.stats());
+        }
+        better = tighter.or(better);
     }
     let unshown = (!short.shortest).then(|| short.line.clone());
     // Showing a line exact costs about what the exact search would have needed to find it,

@@ -239,7 +239,27 @@ fn measure(name: &str, sfen: &str, hash_mb: usize, seconds: u64) {
             line.as_ref().map(Vec::len),
             t.elapsed().as_secs_f64()
         );
+        if std::env::var_os("DFPN_PHASES").is_some() {
+            measure_line_phases(&mut d, name, sfen);
+        }
     }
+}
+
+/// After a proof: how long the tightened walk takes straight from the first proof's length,
+/// and how far the bounded shortening gets in a few seconds.
+fn measure_line_phases(d: &mut Dfpn, name: &str, sfen: &str) {
+    let p = pos(sfen);
+    let first = d.probe_node(&p, UNBOUNDED);
+    let t = Instant::now();
+    let before = d.stats().nodes;
+    let line = d.tightened_line(&p, first.len, &mut |_| false);
+    println!(
+        "{name}: tightened from the first proof's {} plies: {:?} plies, {:.3} s, {} nodes",
+        first.len,
+        line.as_ref().map(Vec::len),
+        t.elapsed().as_secs_f64(),
+        d.stats().nodes.saturating_sub(before)
+    );
 }
 
 #[test]
