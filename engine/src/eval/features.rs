@@ -271,6 +271,18 @@ pub fn accumulate<S: Sink>(pos: &Position, sink: &mut S) {
             let droppable = hand.total() - hand.count(PieceKind::Pawn);
             let n = (empty & !guarded).count() as i32 * droppable as i32;
             sink.add(params::KING_NB + 6, unit * n);
+            // King danger (products, see `params::KING_DANGER_NAMES`).
+            let zone = RINGS[k.index()][0] | RINGS[k.index()][1] | RINGS[k.index()][2];
+            let level_sum = |ctl: &Control| ctl.at.iter().map(|at| (*at & zone).count() as i32).sum::<i32>();
+            let a = level_sum(&no_king[1 - side]);
+            let d = level_sum(&no_king[side]);
+            let p = (zone & pos.pieces(them) & !pos.kind_bb(PieceKind::King)).count() as i32;
+            let h = droppable as i32;
+            let excess = (a - d).max(0);
+            let products = [a * a, a * h, p * h, a * p, excess * h, excess * excess];
+            for (i, n) in products.into_iter().enumerate() {
+                sink.add(params::KING_DANGER + i, sign * n);
+            }
             let rank = k.rank().relative(us) as usize;
             let file = k.file().index();
             sink.add(params::KING_RANK + rank, unit);

@@ -64,8 +64,15 @@ pub const KP_TABLE: usize = KP_FILES * KP_RANKS;
 pub const KP_OWN: usize = TEMPO + 1;
 /// Placement of each piece relative to the enemy king, the same layout (fine units).
 pub const KP_ENEMY: usize = KP_OWN + GROUPS * KP_TABLE;
+/// King danger: products of what bears on a king's zone (the squares within two of it), see
+/// [`KING_DANGER_NAMES`] (fine units). A linear sum cannot say that an attack grows with
+/// every attacker and every piece in hand: these products can.
+pub const KING_DANGER: usize = KP_ENEMY + GROUPS * KP_TABLE;
+/// `a`: the enemy's controls of the zone (each square counted once per level, up to three);
+/// `d`: one's own; `p`: enemy pieces in the zone; `h`: enemy pieces in hand other than pawns.
+pub const KING_DANGER_NAMES: [&str; 6] = ["a*a", "a*h", "p*h", "a*p", "(a-d)+*h", "(a-d)+^2"];
 /// Number of parameters.
-pub const NUM_PARAMS: usize = KP_ENEMY + GROUPS * KP_TABLE;
+pub const NUM_PARAMS: usize = KING_DANGER + KING_DANGER_NAMES.len();
 
 const GROUP_NAMES: [&str; GROUPS] = ["P", "L", "N", "S", "G", "B", "R", "H", "D"];
 const BOARD_NAMES: [&str; 14] = ["P", "L", "N", "S", "B", "R", "G", "K", "+P", "+L", "+N", "+S", "H", "D"];
@@ -94,7 +101,8 @@ pub fn param_name(i: usize) -> (&'static str, String) {
         _ if i < TEMPO => ("king_file", format!("f{}", i - KING_FILE)),
         _ if i < KP_OWN => ("tempo", String::new()),
         _ if i < KP_ENEMY => ("kp_own", kp_name(i - KP_OWN)),
-        _ => ("kp_enemy", kp_name(i - KP_ENEMY)),
+        _ if i < KING_DANGER => ("kp_enemy", kp_name(i - KP_ENEMY)),
+        _ => ("king_danger", KING_DANGER_NAMES[i - KING_DANGER].to_string()),
     }
 }
 
