@@ -10,8 +10,10 @@
 //! - `soppo-tools tune-eval [GAMES…] [--epochs N] …`: logistic (Texel) tuning of the
 //!   evaluation's weights on game results; prints the new `DEFAULT_PARAMS`;
 //! - `soppo-tools selfplay --openings FILE --games N [--nodes N] [--threads N] --out FILE`:
-//!   games of the engine against itself, with the searched scores, for `tune-eval`.
+//!   games of the engine against itself, with the searched scores, for `tune-eval`;
+//! - `soppo-tools eval "<SFEN>" [--top N]`: the static evaluation, group by group.
 
+mod eval_cmd;
 mod fit_mate3;
 mod kif;
 mod mate_cmd;
@@ -52,6 +54,17 @@ enum Command {
     /// Play the engine against itself at a fixed number of nodes a move and write the games
     /// (with the searched scores) for `tune-eval`.
     Selfplay(SelfplayArgs),
+    /// Print the static evaluation of a position (side to move's view), group by group.
+    Eval(EvalArgs),
+}
+
+#[derive(Debug, Args)]
+struct EvalArgs {
+    /// Position as SFEN.
+    sfen: String,
+    /// Largest terms printed per group.
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    top: usize,
 }
 
 #[derive(Debug, Args)]
@@ -133,6 +146,10 @@ struct TuneEvalArgs {
     /// Also write the new weights to this file (normally `engine/src/eval/weights.rs`).
     #[arg(long, value_name = "FILE")]
     write: Option<PathBuf>,
+    /// Tune only these parameter groups (comma-separated names as the printed constant has
+    /// them, e.g. `king_danger`); every other weight stays as embedded.
+    #[arg(long, value_name = "GROUPS", value_delimiter = ',')]
+    only: Vec<String>,
 }
 
 #[derive(Debug, Args)]
@@ -285,6 +302,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 tune_material: args.tune_material,
                 score_weight: args.score_weight,
                 write: args.write,
+                only: args.only,
             })?;
             Ok(ExitCode::SUCCESS)
         }
@@ -301,6 +319,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 max_plies: args.max_plies,
                 adjudicate: args.adjudicate,
             })?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Eval(args) => {
+            eval_cmd::run(&args.sfen, args.top)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Perft(args) => {

@@ -41,7 +41,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 use soppo_core::movegen::{MoveList, generate_captures};
 use soppo_core::{Color, Move, Position};
 use soppo_engine::eval::features::counts;
-use soppo_engine::eval::params::{DEFAULT_PARAMS, FINE, HAND, KP_OWN, NUM_PARAMS, Params, is_fine, is_used};
+use soppo_engine::eval::params::{
+    DEFAULT_PARAMS, FINE, HAND, KING_DANGER, KP_OWN, NUM_PARAMS, Params, is_fine, is_used, param_name,
+};
 use soppo_engine::eval::{EVAL_LIMIT, board_value, material};
 use std::path::PathBuf;
 
@@ -73,6 +75,17 @@ pub struct Options {
     pub score_weight: f64,
     /// Where to write the new weights as `engine/src/eval/weights.rs`.
     pub write: Option<PathBuf>,
+    /// Parameter groups to tune (by [`param_name`]); empty: all of them.
+    pub only: Vec<String>,
+}
+
+impl Options {
+    /// Whether weight `i` is fitted (the others keep their embedded values).
+    fn tunes(&self, i: usize) -> bool {
+        is_used(i)
+            && (self.tune_material || i >= HAND + 7)
+            && (self.only.is_empty() || self.only.iter().any(|g| g == param_name(i).0))
+    }
 }
 
 /// One training position: its nonzero feature counts (1/16 units, see
@@ -392,8 +405,12 @@ fn optimise(train: &[Sample], start: &Params, k: f64, opts: &Options) -> Params 
             }
         }
         let t = epoch as i32;
-        for i in (0..NUM_PARAMS).filter(|&i| is_used(i) && (opts.tune_material || i >= HAND + 7)) {
-            let l2 = if i >= KP_OWN { opts.l2_kp } else { opts.l2 };
+        for i in (0..NUM_PARAMS).filter(|&i| opts.tunes(i)) {
+            let l2 = if (KP_OWN..KING_DANGER).contains(&i) {
+                opts.l2_kp
+            } else {
+                opts.l2
+            };
             let g = grad[i] + 2.0 * l2 * (w[i] - w0[i]);
             m[i] = beta1 * m[i] + (1.0 - beta1) * g;
             v[i] = beta2 * v[i] + (1.0 - beta2) * g * g;

@@ -102,3 +102,58 @@ fn tuning_on_the_shared_games() {
     assert!(after < before, "{text}");
     assert!(held_before.is_finite() && held_after.is_finite(), "{text}");
 }
+
+#[test]
+fn only_the_named_groups_move() {
+    let games = TempFile::new("tune-only.tsv", TINY_GAMES);
+    let written = TempFile::new("tune-only-weights.rs", "");
+    let out = tools()
+        .arg("tune-eval")
+        .arg(games.path())
+        .args([
+            "--skip-plies",
+            "0",
+            "--holdout",
+            "0",
+            "--epochs",
+            "50",
+            "--only",
+            "tempo,king_rank",
+        ])
+        .arg("--write")
+        .arg(written.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let embedded =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../engine/src/eval/weights.rs")).unwrap();
+    let fitted = std::fs::read_to_string(written.path()).unwrap();
+    // The file is one `// group` comment and then that group's lines.
+    let groups = |text: &str| -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = Vec::new();
+        for line in text.lines().map(str::trim) {
+            if let Some(name) = line.strip_prefix("// ") {
+                out.push((name.to_string(), String::new()));
+            } else if let Some(last) = out.last_mut() {
+                last.1.push_str(line);
+            }
+        }
+        out
+    };
+    let (before, after) = (groups(&embedded), groups(&fitted));
+    assert_eq!(
+        before.iter().map(|g| &g.0).collect::<Vec<_>>(),
+        after.iter().map(|g| &g.0).collect::<Vec<_>>()
+    );
+    let mut moved = Vec::new();
+    for (b, a) in before.iter().zip(&after) {
+        if b.1 != a.1 {
+            moved.push(b.0.as_str());
+        }
+    }
+    assert!(!moved.is_empty(), "nothing was fitted:\n{fitted}");
+    assert!(
+        moved.iter().all(|g| *g == "tempo" || *g == "king_rank"),
+        "groups outside --only moved: {moved:?}"
+    );
+}
