@@ -46,8 +46,8 @@ pub fn run(sfen: &str, top: usize) -> anyhow::Result<()> {
             .take(top)
             .map(|(t, cp)| format!("{t} {cp:+.0}"))
             .collect();
-        println!("{:>10} {:+8.0}  {}", g.name, g.total, shown.join(", "));
+        println!("{:>11} {:+8.0}  {}", g.name, g.total, shown.join(", "));
     }
-    println!("{:>10} {:+8}", "total", soppo_engine::eval::evaluate(&pos));
+    println!("{:>11} {:+8}", "total", soppo_engine::eval::evaluate(&pos));
     Ok(())
 }
