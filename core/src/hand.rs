@@ -48,6 +48,13 @@ impl Hand {
         self.0
     }
 
+    /// The hand whose [`Hand::raw`] value is `raw` (for tables that store hands as integers;
+    /// a value that no hand produced gives a meaningless hand, never undefined behaviour).
+    #[inline(always)]
+    pub const fn from_raw(raw: u32) -> Hand {
+        Hand(raw)
+    }
+
     /// How many pieces of `kind` (a hand kind) are held.
     #[inline(always)]
     pub const fn count(self, kind: PieceKind) -> u32 {

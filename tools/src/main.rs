@@ -180,7 +180,8 @@ struct TsumeArgs {
     /// Memory for the solver's tables in MB.
     #[arg(long, value_name = "MB", default_value_t = 256)]
     hash_mb: usize,
-    /// Threads: with 2 or more, df-pn runs beside the exact search from the start.
+    /// Threads: with 2 or more, df-pn runs beside the exact search from the start, and the
+    /// exact search's thread helps df-pn's first proof after its first turn.
     #[arg(long, value_name = "N", default_value_t = 1)]
     threads: usize,
     /// df-pn tries every interposing drop side by side instead of in chains (an A/B switch,
@@ -209,7 +210,8 @@ struct MateArgs {
     /// Memory for the solver's tables in MB.
     #[arg(long, value_name = "MB", default_value_t = 256)]
     hash_mb: usize,
-    /// Threads: with 2 or more, df-pn runs beside the exact search from the start.
+    /// Threads: with 2 or more, df-pn runs beside the exact search from the start, and the
+    /// exact search's thread helps df-pn's first proof after its first turn.
     #[arg(long, value_name = "N", default_value_t = 1)]
     threads: usize,
     /// df-pn tries every interposing drop side by side instead of in chains (an A/B switch,

@@ -35,17 +35,36 @@
 //!   Bounded searches leave out the useless interpositions that are cheap to recognise (see
 //!   [`useless_interpositions_removed`]); every other interposition counts, so their length
 //!   is never below the tsume answer's.
+//! - Parallel search ([`Dfpn::set_threads`], [`Dfpn::assistant`]): every thread runs the whole
+//!   search on the shared tables (their slots are atomic words with a check, so a racing
+//!   read sees a whole entry or none). A thread marks the nodes on its path; one that finds
+//!   its best child marked by another takes the next best instead when that is within half
+//!   as much again (after Kaneko's virtual proof numbers), so the threads spread over the
+//!   tree. The first thread to settle the root ends the others. Growing a table waits until
+//!   every other thread has stepped out at its next node.
 
 mod hands;
+mod shared;
 #[cfg(test)]
 pub(crate) mod tests;
 mod tt;
 
 use super::exact::{InterpositionGap, some_capture_without_piece};
 use arrayvec::ArrayVec;
+use shared::{Job, Shared};
 use soppo_core::movegen::{MoveList, generate_checks, generate_evasions, generate_legal};
 use soppo_core::{Bitboard, Color, Hand, Move, PieceKind, Position, Square};
-use tt::{DEP_NONE, INF, Record, Table, UNBOUNDED};
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, PoisonError};
+use tt::{DEP_NONE, INF, Record, UNBOUNDED};
+
+/// Threads of a parallel search at most (a bit each in the busy marks).
+pub const MAX_THREADS: usize = 8;
+/// Searches smaller than this run on one thread: starting the others would cost more.
+const PARALLEL_MIN_NODES: u64 = 100_000;
+/// Stack of a searching thread: the recursion goes [`MAX_DEPTH`] deep (address space only;
+/// pages are touched as the search deepens).
+pub(crate) const STACK_BYTES: usize = 1 << 30;
 
 /// More than the most moves a position can have (593 with every non-promotion).
 const MAX_CHILDREN: usize = 600;
@@ -130,6 +149,8 @@ const USELESS_TEST_DEPTH: u32 = 3;
 #[derive(Clone, Copy)]
 struct Child {
     mv: Move,
+    /// The full key of the position after the move (for the busy marks of parallel search).
+    key: u64,
     /// The unpromoted kind the (attacker's) move captures, for proof-hand bookkeeping.
     captured: Option<PieceKind>,
     pn: u32,
@@ -157,13 +178,22 @@ struct NodeResult {
 /// The df-pn prover with its transposition table. Reuse one value across searches: the
 /// table keeps its results (call [`Dfpn::clear`] to forget them).
 pub struct Dfpn {
-    tt: Table,
-    /// Path-keyed (repetition-dependent) results, kept apart in a table small enough to stay
-    /// in the caches: every unresolved child is looked up there once one exists, and in the
-    /// main table each such look-up was a second cache miss.
-    rep_tt: Table,
+    /// The tables, shared with the helper threads of a parallel search.
+    shared: Arc<Shared>,
+    /// This thread's number in a parallel search (0 for the thread that owns the prover).
+    id: usize,
+    /// Provers for the other threads of a parallel search, sharing `shared`.
+    helpers: Vec<Dfpn>,
+    /// Whether this thread is inside the tables' gate (see [`Shared::enter`]).
+    inside: bool,
+    /// Whether other threads search beside this one now (marks and steers by busy nodes).
+    together: bool,
+    /// The number of the search this thread works on (see `Shared::epoch`).
+    epoch: u64,
     /// Nodes of the current search (its budget and poll schedule).
     nodes: u64,
+    /// A helper's nodes of the current search already added to `Shared::helper_nodes`.
+    reported: u64,
     /// Nodes since the last [`Dfpn::solve`], across the searches that follow it (line walks,
     /// bounded searches): what [`Dfpn::stats`] reports.
     searched: u64,
@@ -172,8 +202,6 @@ pub struct Dfpn {
     aborted: bool,
     attacker: Color,
     signature: u64,
-    /// Whether any path-keyed entry was stored (skips their look-up until one exists).
-    rep_stored: bool,
     settings: Settings,
     /// Children of every node on the current path, one slice per node.
     children: Vec<Child>,
@@ -183,6 +211,39 @@ pub struct Dfpn {
     path_hashes: Vec<u64>,
     /// Counting filter over `path_keys`: a zero means "not on the path" without a scan.
     filter: Vec<u16>,
+}
+
+/// A thread's share in another thread's df-pn searches (see [`Dfpn::assistant`]). Run it on a
+/// thread with a stack of [`STACK_BYTES`].
+pub struct Assistant {
+    worker: Dfpn,
+}
+
+impl Assistant {
+    /// Works on the owner's current search, then on each that follows, until `done` returns
+    /// true (polled every few thousand nodes, and every millisecond while no search runs).
+    pub fn assist(&mut self, done: &(dyn Fn() -> bool + Sync)) {
+        let shared = Arc::clone(&self.worker.shared);
+        shared.assistants.fetch_add(1, Ordering::SeqCst);
+        let mut last = 0;
+        while !done() {
+            let job = shared
+                .job
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .clone()
+                .filter(|j| j.epoch != last && shared.stopped.load(Ordering::SeqCst) != j.epoch);
+            let Some(mut job) = job else {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+                continue;
+            };
+            last = job.epoch;
+            self.worker.epoch = job.epoch;
+            let w = &mut self.worker;
+            w.work_on(&mut job.pos, job.bound, u64::MAX, &mut |_| done(), job.trust_entry);
+        }
+        shared.assistants.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 /// The prover's switches (for A/B measurements).
@@ -221,17 +282,27 @@ fn pn_add(a: u32, b: u32) -> u32 {
 impl Dfpn {
     /// A prover with a transposition table of about `hash_mb` megabytes.
     pub fn new(hash_mb: usize) -> Self {
+        let shared = Shared::new(hash_mb, (hash_mb / 256).clamp(1, REP_TABLE_MAX_MB));
+        Self::worker(Arc::new(shared), 0)
+    }
+
+    /// A prover of thread `id` on the tables `shared`.
+    fn worker(shared: Arc<Shared>, id: usize) -> Self {
         Dfpn {
-            tt: Table::new(hash_mb),
-            rep_tt: Table::new((hash_mb / 256).clamp(1, REP_TABLE_MAX_MB)),
+            shared,
+            id,
+            helpers: Vec::new(),
+            inside: false,
+            together: false,
+            epoch: 0,
             nodes: 0,
+            reported: 0,
             searched: 0,
             max_nodes: u64::MAX,
             next_poll: POLL_INTERVAL,
             aborted: false,
             attacker: Color::Black,
             signature: 0,
-            rep_stored: false,
             settings: Settings {
                 drop_chains: true,
                 useless_filter: true,
@@ -247,25 +318,59 @@ impl Dfpn {
     /// counted on its own (for A/B measurements). Either way the verdicts are the same.
     pub fn set_drop_chains(&mut self, on: bool) {
         self.settings.drop_chains = on;
+        for h in &mut self.helpers {
+            h.settings.drop_chains = on;
+        }
     }
 
     /// Whether bounded searches leave out the interpositions they can show useless (the
     /// default), or count every interposition as game rules do (for measurements).
     pub fn set_useless_filter(&mut self, on: bool) {
         self.settings.useless_filter = on;
+        for h in &mut self.helpers {
+            h.settings.useless_filter = on;
+        }
+    }
+
+    /// How many threads search together (1: this one alone). Searches of fewer than
+    /// [`PARALLEL_MIN_NODES`] nodes always run on one thread.
+    pub fn set_threads(&mut self, threads: usize) {
+        // The last id is the assistant's.
+        let threads = threads.clamp(1, MAX_THREADS - 1);
+        self.helpers.truncate(threads - 1);
+        while self.helpers.len() < threads - 1 {
+            let mut h = Self::worker(Arc::clone(&self.shared), self.helpers.len() + 1);
+            h.settings = self.settings;
+            self.helpers.push(h);
+        }
+    }
+
+    /// A helper for another thread: [`Assistant::assist`] joins this prover's searches (those
+    /// of at least [`PARALLEL_MIN_NODES`] nodes) on the shared tables until told to stop.
+    pub fn assistant(&self) -> Assistant {
+        let mut worker = Self::worker(Arc::clone(&self.shared), MAX_THREADS - 1);
+        worker.settings = self.settings;
+        Assistant { worker }
     }
 
     /// Forgets every stored result.
     pub fn clear(&mut self) {
-        self.tt.clear();
-        self.rep_tt.clear();
-        self.rep_stored = false;
+        if let Some(shared) = Arc::get_mut(&mut self.shared) {
+            shared.clear();
+            return;
+        }
+        // Helpers hold the tables too (no search runs now): give every prover fresh ones.
+        let threads = self.helpers.len() + 1;
+        let (hash_mb, rep_mb) = (self.shared.tt.megabytes(), self.shared.rep_tt.megabytes());
+        self.helpers.clear();
+        self.shared = Arc::new(Shared::new(hash_mb, rep_mb));
+        self.set_threads(threads);
     }
 
     pub fn stats(&self) -> DfpnStats {
         DfpnStats {
-            nodes: self.searched,
-            hashfull_permille: self.tt.hashfull_permille(),
+            nodes: self.searched + self.shared.helper_nodes.load(Ordering::Relaxed),
+            hashfull_permille: self.shared.tt.hashfull_permille(),
         }
     }
 
@@ -274,6 +379,7 @@ impl Dfpn {
     pub fn solve(&mut self, pos: &Position, max_nodes: u64, stop: &mut dyn FnMut(&DfpnStats) -> bool) -> DfpnVerdict {
         let mut p = pos.clone();
         self.searched = 0;
+        self.shared.helper_nodes.store(0, Ordering::Relaxed);
         self.search_root(&mut p, max_nodes, stop)
     }
 
@@ -668,7 +774,116 @@ impl Dfpn {
         stop: &mut dyn FnMut(&DfpnStats) -> bool,
         trust_entry: bool,
     ) -> DfpnVerdict {
+        let epoch = self.shared.epoch.fetch_add(1, Ordering::SeqCst) + 1;
+        self.epoch = epoch;
+        let big = max_nodes >= PARALLEL_MIN_NODES;
+        if big {
+            // Assistants may join it at any time.
+            *self.shared.job.lock().unwrap_or_else(PoisonError::into_inner) = Some(Job {
+                epoch,
+                pos: pos.clone(),
+                bound,
+                trust_entry,
+            });
+        }
+        let verdict = if self.helpers.is_empty() || !big {
+            self.together = self.shared.assistants.load(Ordering::Relaxed) > 0;
+            self.shared.enter();
+            self.inside = true;
+            let verdict = self.search_alone(pos, bound, max_nodes, stop, trust_entry);
+            self.inside = false;
+            self.shared.leave();
+            verdict
+        } else {
+            self.search_together(pos, bound, max_nodes, stop, trust_entry)
+        };
+        self.together = false;
+        self.shared.stopped.store(epoch, Ordering::SeqCst);
+        if big {
+            *self.shared.job.lock().unwrap_or_else(PoisonError::into_inner) = None;
+        }
+        match verdict {
+            // Another thread may have settled the root and ended this one's search.
+            DfpnVerdict::Unknown => self.shared.settled(epoch),
+            v => v,
+        }
+    }
+
+    /// [`Dfpn::search_from`] on this thread and the helpers' at once, on the shared tables.
+    /// Each thread runs the whole search; the busy marks steer them apart (see [`Dfpn::mid`]),
+    /// and what one stores the others find. The first to settle the root ends the others.
+    fn search_together(
+        &mut self,
+        pos: &mut Position,
+        bound: u16,
+        max_nodes: u64,
+        stop: &mut dyn FnMut(&DfpnStats) -> bool,
+        trust_entry: bool,
+    ) -> DfpnVerdict {
+        let threads = self.helpers.len() as u64 + 1;
+        let budget = (max_nodes / threads).max(1);
+        let epoch = self.epoch;
+        let mut helpers = std::mem::take(&mut self.helpers);
+        let verdict = std::thread::scope(|scope| {
+            for h in &mut helpers {
+                let mut p = pos.clone();
+                let spawned = std::thread::Builder::new()
+                    .name("soppo-dfpn-helper".into())
+                    .stack_size(STACK_BYTES)
+                    .spawn_scoped(scope, move || {
+                        h.epoch = epoch;
+                        h.work_on(&mut p, bound, budget, &mut |_| false, trust_entry);
+                    });
+                // Without a thread (the system refused one) the others search without it.
+                drop(spawned);
+            }
+            self.together = true;
+            self.shared.enter();
+            self.inside = true;
+            let verdict = self.search_alone(pos, bound, budget, stop, trust_entry);
+            self.inside = false;
+            self.shared.leave();
+            self.shared.stopped.store(epoch, Ordering::SeqCst);
+            verdict
+        });
+        self.nodes += helpers.iter().map(|h| h.nodes).sum::<u64>();
+        self.helpers = helpers;
+        verdict
+    }
+
+    /// A helper's or an assistant's part in search `self.epoch`: the whole search from `pos`
+    /// beside the owner's, on the shared tables; a verdict on the root ends every thread's.
+    fn work_on(
+        &mut self,
+        pos: &mut Position,
+        bound: u16,
+        budget: u64,
+        stop: &mut dyn FnMut(&DfpnStats) -> bool,
+        trust_entry: bool,
+    ) {
+        self.shared.enter();
+        (self.inside, self.together) = (true, true);
+        let verdict = self.search_alone(pos, bound, budget, stop, trust_entry);
+        (self.inside, self.together) = (false, false);
+        self.shared.leave();
+        self.shared
+            .helper_nodes
+            .fetch_add(self.nodes - self.reported, Ordering::Relaxed);
+        self.reported = self.nodes;
+        self.shared.settle(self.epoch, verdict);
+    }
+
+    /// [`Dfpn::search_from`] on this thread, which has entered the tables' gate.
+    fn search_alone(
+        &mut self,
+        pos: &mut Position,
+        bound: u16,
+        max_nodes: u64,
+        stop: &mut dyn FnMut(&DfpnStats) -> bool,
+        trust_entry: bool,
+    ) -> DfpnVerdict {
         self.nodes = 0;
+        self.reported = 0;
         self.max_nodes = max_nodes;
         self.next_poll = POLL_INTERVAL;
         self.aborted = false;
@@ -710,7 +925,8 @@ impl Dfpn {
     /// The table entry of the node `pos` (attacker's hand, superior/inferior answers) for
     /// mate in at most `bound` plies.
     fn probe_node(&self, pos: &Position, bound: u16) -> tt::Probe {
-        self.tt
+        self.shared
+            .tt
             .probe(pos.board_key() ^ self.signature, pos.hand(self.attacker), bound)
     }
 
@@ -730,7 +946,7 @@ impl Dfpn {
             dep: DEP_NONE,
             work: 1,
         };
-        self.tt.store(pos.board_key() ^ self.signature, rec);
+        self.shared.tt.store(pos.board_key() ^ self.signature, rec);
         Some(proof)
     }
 
@@ -771,7 +987,7 @@ impl Dfpn {
                 dep: DEP_NONE,
                 work: 1,
             };
-            self.tt.store(pos.board_key() ^ self.signature, rec);
+            self.shared.tt.store(pos.board_key() ^ self.signature, rec);
         }
         NodeResult {
             pn: if mated { 0 } else { INF },
@@ -787,14 +1003,40 @@ impl Dfpn {
     fn count_node(&mut self, stop: &mut dyn FnMut(&DfpnStats) -> bool) {
         self.nodes += 1;
         self.searched += 1;
-        if self.nodes >= self.max_nodes {
+        if self.nodes >= self.max_nodes || self.shared.stopped.load(Ordering::Relaxed) == self.epoch {
             self.aborted = true;
+        }
+        if self.shared.room_wanted() {
+            self.make_room();
         }
         if self.nodes >= self.next_poll {
             self.next_poll += POLL_INTERVAL;
+            if self.id == 0 {
+                // An assistant joined: mark this thread's path so that it keeps away.
+                self.together |= self.shared.assistants.load(Ordering::Relaxed) > 0;
+            } else {
+                // A helper's nodes, for the owner's reports.
+                self.shared
+                    .helper_nodes
+                    .fetch_add(self.nodes - self.reported, Ordering::Relaxed);
+                self.reported = self.nodes;
+            }
             if stop(&self.stats()) {
                 self.aborted = true;
             }
+        }
+    }
+
+    /// Grows the tables or collects garbage when they ask for it (or waits while another
+    /// thread of a parallel search does).
+    #[inline(never)]
+    fn make_room(&mut self) {
+        if self.inside {
+            self.shared.make_room();
+        } else {
+            self.shared.enter();
+            self.shared.make_room();
+            self.shared.leave();
         }
     }
 
@@ -880,6 +1122,7 @@ impl Dfpn {
             }
             let mut c = Child {
                 mv: m,
+                key: board_after ^ hand_after,
                 captured,
                 pn: 1,
                 dn: 1,
@@ -896,10 +1139,10 @@ impl Dfpn {
                 c.dep = i as i16;
                 rep_seen = true;
             } else {
-                self.tt.prefetch(bkey);
-                if self.rep_stored {
+                self.shared.tt.prefetch(bkey);
+                if self.shared.rep_stored.load(Ordering::Relaxed) {
                     // The path-keyed look-up of the second pass, if it happens.
-                    self.rep_tt.prefetch(mix(bkey ^ self.child_path_hash(depth, m)));
+                    self.shared.rep_tt.prefetch(mix(bkey ^ self.child_path_hash(depth, m)));
                 }
             }
             self.children.push(c);
@@ -928,10 +1171,10 @@ impl Dfpn {
                 self.children[first + i] = c;
                 continue;
             }
-            let p = self.tt.probe(bkey, c.hand, child_bound);
-            let rep = if self.rep_stored && p.pn != 0 && p.dn != 0 {
+            let p = self.shared.tt.probe(bkey, c.hand, child_bound);
+            let rep = if self.shared.rep_stored.load(Ordering::Relaxed) && p.pn != 0 && p.dn != 0 {
                 let path = self.child_path_hash(depth, m);
-                self.rep_tt.probe_rep(mix(bkey ^ path), c.hand, child_bound)
+                self.shared.rep_tt.probe_rep(mix(bkey ^ path), c.hand, child_bound)
             } else {
                 None
             };
@@ -995,6 +1238,14 @@ impl Dfpn {
     /// non-promotion behind its promotion.
     #[inline]
     fn evaluate(&self, start: usize, end: usize, or_node: bool) -> (u32, u32, usize, u32) {
+        self.evaluate_avoiding(start, end, or_node, usize::MAX)
+    }
+
+    /// [`Dfpn::evaluate`] as if the child at `avoid` were not there when picking the best and
+    /// second best (it still counts in the sum). The best is `start` with δ = `INF` if no other
+    /// child qualifies.
+    #[inline]
+    fn evaluate_avoiding(&self, start: usize, end: usize, or_node: bool, avoid: usize) -> (u32, u32, usize, u32) {
         let mut best = start;
         let mut best_delta = INF;
         let mut second = INF;
@@ -1014,6 +1265,9 @@ impl Dfpn {
                 chain_open |= cphi != 0;
             }
             sum = pn_add(sum, cphi);
+            if start + i == avoid {
+                continue;
+            }
             if cdelta < best_delta {
                 second = best_delta;
                 best_delta = cdelta;
@@ -1059,12 +1313,15 @@ impl Dfpn {
                 dep: DEP_NONE,
             };
         }
+        if self.together {
+            self.shared.mark(self.path_keys[depth], self.id, true);
+        }
         let start = self.children.len();
         let (rep_seen, exact_hand) = self.expand(pos, depth, or_node, bound);
         let end = self.children.len();
         let mut first = true;
         loop {
-            let (phi, delta, best, second) = self.evaluate(start, end, or_node);
+            let (phi, delta, mut best, mut second) = self.evaluate(start, end, or_node);
             if first && rep_seen {
                 // TCA: a child on the path makes our own numbers unreliable for the parent's
                 // thresholds; search at least until they change.
@@ -1074,6 +1331,20 @@ impl Dfpn {
             first = false;
             if phi >= th_phi || delta >= th_delta || self.aborted {
                 break;
+            }
+            if self.together && self.shared.busy_elsewhere(self.children[best].key, self.id) {
+                // Another thread is searching the best child: take the next best instead if
+                // it is nearly as good, counting the busy child's δ half as much again (after
+                // Kaneko's virtual proof numbers), so the threads spread over the tree.
+                let (_, _, alt, alt_second) = self.evaluate_avoiding(start, end, or_node, best);
+                let d = |c: &Child| if or_node { c.pn } else { c.dn };
+                let busy_delta = d(&self.children[best]);
+                let virtual_delta = busy_delta.saturating_add(busy_delta / 2 + 1).min(NEAR_INF);
+                let alt_delta = d(&self.children[alt]);
+                if alt != best && alt_delta <= virtual_delta && alt_delta < th_phi {
+                    best = alt;
+                    second = virtual_delta.min(alt_second);
+                }
             }
             let c = self.children[best];
             let cphi = if or_node { c.dn } else { c.pn };
@@ -1104,6 +1375,9 @@ impl Dfpn {
         }
         let r = self.finish(pos, depth, or_node, start, end, exact_hand);
         self.children.truncate(start);
+        if self.together {
+            self.shared.mark(self.path_keys[depth], self.id, false);
+        }
         let work = u32::try_from(self.nodes - start_nodes + 1).unwrap_or(u32::MAX);
         let key = pos.board_key() ^ self.signature;
         if r.dep == DEP_NONE {
@@ -1115,7 +1389,7 @@ impl Dfpn {
                 dep: DEP_NONE,
                 work,
             };
-            self.tt.store(key, rec);
+            self.shared.tt.store(key, rec);
         } else {
             // Repetition-dependent: only valid for this very path.
             let exact = pos.hand(self.attacker);
@@ -1127,8 +1401,10 @@ impl Dfpn {
                 dep: r.dep,
                 work,
             };
-            self.rep_tt.store(mix(key ^ self.path_hashes[depth]), rec);
-            self.rep_stored = true;
+            self.shared.rep_tt.store(mix(key ^ self.path_hashes[depth]), rec);
+            if !self.shared.rep_stored.load(Ordering::Relaxed) {
+                self.shared.rep_stored.store(true, Ordering::Relaxed);
+            }
         }
         r
     }

@@ -22,7 +22,7 @@ use exact::Exact;
 use soppo_core::movegen::{MoveList, generate_checks};
 use soppo_core::{Move, Position};
 use std::cell::Cell;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// The answer to `go mate`.
@@ -200,19 +200,31 @@ fn solve_side_by_side(
     // df-pn disproved the mate, or found an answer by itself: the exact search can stop.
     let disproven = AtomicBool::new(false);
     let dfpn_nodes = AtomicU64::new(0);
+    let dfpn_hashfull = AtomicU32::new(0);
     let exact_nodes = AtomicU64::new(0);
     // Once df-pn has a shortest line to fall back on, the exact search gets as long again as the
     // answer has taken so far: nanoseconds from the start, 0 for no limit.
     let exact_until = AtomicU64::new(0);
     let hash_mb = (config.hash_mb - config.hash_mb / 4).max(1);
+    let mut dfpn = Dfpn::new(hash_mb);
+    dfpn.set_drop_chains(config.drop_chains);
+    // The exact search has a thread of its own; df-pn gets the others.
+    dfpn.set_threads(config.threads - 1);
+    let mut assistant = dfpn.assistant();
+    let first_proof_done = AtomicBool::new(false);
+    // When the exact search stops to help df-pn find its first proof (see `assist_after`).
+    let assist_at = start + assist_after(deadline.map(|d| d.saturating_duration_since(start)));
+    let assisted = Cell::new(false);
     std::thread::scope(|scope| {
         let (out_of_time, exact_done, disproven, dfpn_nodes) = (&out_of_time, &exact_done, &disproven, &dfpn_nodes);
+        let dfpn_hashfull = &dfpn_hashfull;
         let (exact_nodes, exact_until) = (&exact_nodes, &exact_until);
+        let first_proof_done = &first_proof_done;
         let progress = &progress;
         let dfpn_stop = move || out_of_time() || exact_done.load(Ordering::Relaxed);
         let worker = std::thread::Builder::new()
             .name("soppo-dfpn".into())
-            .stack_size(DFPN_STACK)
+            .stack_size(dfpn::STACK_BYTES)
             .spawn_scoped(scope, move || {
                 // Most problems are answered by the exact search within milliseconds; setting
                 // up df-pn's table (zero-filled, hundreds of MB) would cost more than that.
@@ -225,6 +237,7 @@ fn solve_side_by_side(
                 }
                 let mut stop = |stats: &DfpnStats| {
                     dfpn_nodes.store(stats.nodes, Ordering::Relaxed);
+                    dfpn_hashfull.store(stats.hashfull_permille, Ordering::Relaxed);
                     dfpn_stop()
                 };
                 let mut report = |line: &[Move], stats: &DfpnStats| {
@@ -237,7 +250,7 @@ fn solve_side_by_side(
                         proven_line: Some(line.to_vec()),
                     });
                 };
-                let found = run_dfpn(pos, config, hash_mb, deadline, &mut stop, &mut report);
+                let found = run_dfpn(&mut dfpn, pos, deadline, &mut stop, &mut report, first_proof_done);
                 if found.verdict == DfpnVerdict::Disproven || found.answer.is_some() {
                     disproven.store(true, Ordering::Relaxed);
                 } else if found.fallback.is_some() {
@@ -252,6 +265,7 @@ fn solve_side_by_side(
             out_of_time()
                 || disproven.load(Ordering::Relaxed)
                 || (until != 0 && start.elapsed().as_nanos() >= u128::from(until))
+                || (!assisted.get() && !first_proof_done.load(Ordering::Relaxed) && Instant::now() >= assist_at)
         };
         let mut exact = Exact::new(attacker, (config.hash_mb / 4).max(1), &mut stop);
         exact.set_super_piece(config.super_piece);
@@ -264,24 +278,65 @@ fn solve_side_by_side(
                 ..m.clone()
             });
         };
-        let exact_answer = match exact_deepening(&mut exact, &mut p, &mut next, start, &mut report) {
-            Deepening::Found(len) => {
-                let mut line = Vec::new();
-                exact.principal_line(&mut p, len, &mut line);
-                if exact.aborted {
-                    None
-                } else {
-                    match verify::verify_with(&mut exact, &p, &line) {
-                        Ok(()) => Some(MateOutcome::Mate(line)),
-                        Err(e) => {
-                            log::error!("mate line failed verification: {e}");
-                            None
+        let exact_answer = loop {
+            break match exact_deepening(&mut exact, &mut p, &mut next, start, &mut report) {
+                Deepening::Found(len) => {
+                    // Building and checking the line must not stop to assist df-pn.
+                    assisted.set(true);
+                    let mut line = Vec::new();
+                    exact.principal_line(&mut p, len, &mut line);
+                    if exact.aborted {
+                        None
+                    } else {
+                        match verify::verify_with(&mut exact, &p, &line) {
+                            Ok(()) => Some(MateOutcome::Mate(line)),
+                            Err(e) => {
+                                log::error!("mate line failed verification: {e}");
+                                None
+                            }
                         }
                     }
                 }
-            }
-            Deepening::NoMate => Some(MateOutcome::NoMate),
-            Deepening::Stopped => None,
+                Deepening::NoMate => Some(MateOutcome::NoMate),
+                Deepening::Stopped if !assisted.get() && !out_of_time() && !disproven.load(Ordering::Relaxed) => {
+                    // The exact search has had its first turn: df-pn's first proof gets this
+                    // thread too, then the exact search goes on where it stopped.
+                    assisted.set(true);
+                    if !first_proof_done.load(Ordering::SeqCst) {
+                        // While this thread helps, it goes on reporting progress once a second.
+                        let last_report = AtomicU64::new(0);
+                        let done = || {
+                            let now = u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
+                            if now >= last_report.load(Ordering::Relaxed) + 1000 {
+                                last_report.store(now, Ordering::Relaxed);
+                                let mut progress = progress.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                                progress(&MateProgress {
+                                    depth: 0,
+                                    nodes: exact_nodes.load(Ordering::Relaxed) + dfpn_nodes.load(Ordering::Relaxed),
+                                    elapsed: start.elapsed(),
+                                    hashfull_permille: dfpn_hashfull.load(Ordering::Relaxed),
+                                    proven_line: None,
+                                });
+                            }
+                            first_proof_done.load(Ordering::Relaxed)
+                                || out_of_time()
+                                || disproven.load(Ordering::Relaxed)
+                        };
+                        let assistant = &mut assistant;
+                        // A thread of its own for the deep recursion (this one's stack is the
+                        // caller's); the borrow ends with the inner scope.
+                        std::thread::scope(|inner| {
+                            let _ = std::thread::Builder::new()
+                                .name("soppo-dfpn-assistant".into())
+                                .stack_size(dfpn::STACK_BYTES)
+                                .spawn_scoped(inner, move || assistant.assist(&done));
+                        });
+                    }
+                    exact.resume();
+                    continue;
+                }
+                Deepening::Stopped => None,
+            };
         };
         // Without an answer (out of time, or every length up to the longest tried), df-pn
         // goes on until its own verdict or the deadline.
@@ -307,6 +362,14 @@ fn solve_side_by_side(
             DfpnAnswer { .. } => MateOutcome::Timeout,
         }
     })
+}
+
+/// With two threads or more: how long the exact search runs on its own thread before it lends
+/// that thread to df-pn's first proof (and goes on after it). Most problems the exact search
+/// can answer at all it answers within this time; the long ones need the proof.
+fn assist_after(time_limit: Option<Duration>) -> Duration {
+    let cap = Duration::from_millis(500);
+    time_limit.map_or(cap, |t| (t / 8).min(cap))
 }
 
 /// How long the exact search runs before df-pn is asked whether a mate exists at all.
@@ -380,16 +443,15 @@ impl DfpnAnswer {
 /// `deadline`, looks for the shortest mate ([`Dfpn::shortest_line`]). The other half may go to
 /// tightening a line that was not shown shortest.
 fn run_dfpn(
+    dfpn: &mut Dfpn,
     pos: &Position,
-    config: &MateConfig,
-    hash_mb: usize,
     deadline: Option<Instant>,
     stop: &mut dyn FnMut(&DfpnStats) -> bool,
     on_line: &mut dyn FnMut(&[Move], &DfpnStats),
+    first_proof_done: &AtomicBool,
 ) -> DfpnAnswer {
-    let mut dfpn = Dfpn::new(hash_mb);
-    dfpn.set_drop_chains(config.drop_chains);
     let verdict = dfpn.solve(pos, u64::MAX, stop);
+    first_proof_done.store(true, Ordering::SeqCst);
     if verdict != DfpnVerdict::Proven {
         return DfpnAnswer {
             verdict,
@@ -553,7 +615,7 @@ fn prove(
     std::thread::scope(|scope| {
         let worker = std::thread::Builder::new()
             .name("soppo-dfpn".into())
-            .stack_size(DFPN_STACK)
+            .stack_size(dfpn::STACK_BYTES)
             .spawn_scoped(scope, move || {
                 let mut last_report = Instant::now();
                 let mut stop = |stats: &DfpnStats| {
@@ -579,7 +641,16 @@ fn prove(
                         proven_line: Some(line.to_vec()),
                     });
                 };
-                run_dfpn(pos, config, hash_mb, deadline, &mut stop, &mut on_line)
+                let mut dfpn = Dfpn::new(hash_mb);
+                dfpn.set_drop_chains(config.drop_chains);
+                run_dfpn(
+                    &mut dfpn,
+                    pos,
+                    deadline,
+                    &mut stop,
+                    &mut on_line,
+                    &AtomicBool::new(false),
+                )
             });
         let Ok(worker) = worker else {
             return DfpnAnswer::UNKNOWN;
@@ -606,9 +677,6 @@ const VERIFY_TIME: Duration = Duration::from_secs(1);
 
 /// How long the exact search runs alone before df-pn joins it (two threads).
 const DFPN_DELAY: Duration = Duration::from_millis(50);
-
-/// Stack for the df-pn thread (address space only; pages are touched as the search deepens).
-const DFPN_STACK: usize = 1 << 30;
 
 #[cfg(test)]
 mod tests;

@@ -202,9 +202,22 @@ fn dfpn_shortest_line_becomes_the_answer() {
     let sfen = "ln6+P/2sk1G3/p1ppn2pp/5BP2/9/2N6/P1PPPP2P/1SG6/LN1KR+r3 w 2G2L5Pb2s 72";
     let pos = Position::from_sfen(sfen).unwrap();
     let mut lines = Vec::new();
-    let found = super::run_dfpn(&pos, &MateConfig::default(), 16, None, &mut |_| false, &mut |l, _| {
-        lines.push(l.len());
-    });
+    let mut dfpn = super::Dfpn::new(16);
+    let done = std::sync::atomic::AtomicBool::new(false);
+    let found = super::run_dfpn(
+        &mut dfpn,
+        &pos,
+        None,
+        &mut |_| false,
+        &mut |l, _| {
+            lines.push(l.len());
+        },
+        &done,
+    );
+    assert!(
+        done.load(std::sync::atomic::Ordering::SeqCst),
+        "the first proof is announced"
+    );
     assert_eq!(found.verdict, super::DfpnVerdict::Proven);
     assert_eq!(lines.len(), 1, "df-pn's first line is reported");
     match found.answer {

@@ -2,6 +2,7 @@ use super::tt::{DEP_NONE, INF, Record, UNBOUNDED};
 use super::{Dfpn, DfpnVerdict, Replies};
 use soppo_core::{Move, Position};
 use std::path::PathBuf;
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 fn pos(sfen: &str) -> Position {
@@ -88,7 +89,7 @@ fn line_after_forgetting(sfen: &str) -> Vec<Move> {
             dep: DEP_NONE,
             work: 1,
         };
-        d.tt.store(key, rec);
+        d.shared.tt.store(key, rec);
     }
     d.mate_line(&root).expect("a line after re-searching")
 }
@@ -214,6 +215,12 @@ fn tiny_table_never_lies() {
 fn measuring_prover(hash_mb: usize) -> Dfpn {
     let mut d = Dfpn::new(hash_mb);
     d.set_drop_chains(std::env::var_os("DFPN_PER_KIND").is_none());
+    d.set_threads(
+        std::env::var("DFPN_THREADS")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(1),
+    );
     d
 }
 
@@ -775,4 +782,71 @@ fn measure_tightened_walks() {
             );
         }
     }
+}
+
+/// Positions whose df-pn search takes a few hundred thousand nodes on one thread (rows 100,
+/// 104 and 112 of `mate_curated.tsv`), enough for a parallel search to start its helpers.
+const PARALLEL_ROWS: [(&str, DfpnVerdict); 3] = [
+    (
+        "6lnk/6+Rbl/2n4pp/7s1/1p2P2NP/p1P2PPP1/1P4GS1/6GK1/LNr5L b B2G2S6Pp 1",
+        DfpnVerdict::Proven,
+    ),
+    (
+        "l4g2l/7k1/p1+Pp3pp/5ss1P/3Pp1gP1/P3SL3/N2GPK3/1+rP6/+p6RL w BG2N2Pbsn3p 1",
+        DfpnVerdict::Proven,
+    ),
+    (
+        "l2+S1p2K/1B4G2/p4+N1p1/3+B3sk/5P1s1/P1G3p1p/2P1Pr1+n1/9/LNS5L b R2GL8Pnp 1",
+        DfpnVerdict::Disproven,
+    ),
+];
+
+/// Two threads on one table reach the verdicts one thread reaches, with mate lines that
+/// check out, and the helper's nodes are counted.
+#[test]
+fn two_threads_prove_and_disprove_what_one_does() {
+    for (sfen, verdict) in PARALLEL_ROWS {
+        let mut d = Dfpn::new(32);
+        d.set_threads(2);
+        assert_eq!(solve(&mut d, sfen, 20_000_000), verdict, "{sfen}");
+        assert!(
+            d.shared.helper_nodes.load(Ordering::Relaxed) > 0,
+            "the helper searched ({sfen})"
+        );
+        assert!(d.stats().nodes > d.searched, "stats count the helper's nodes");
+        if verdict == DfpnVerdict::Proven {
+            let line = d.mate_line(&pos(sfen)).expect("a mate line");
+            check_line(sfen, &line).unwrap_or_else(|e| panic!("{sfen}: {e}"));
+        }
+    }
+}
+
+/// An assistant on another thread joins the owner's search, and the verdict and line are
+/// the owner's to report.
+#[test]
+fn an_assistant_joins_the_owners_search() {
+    let (sfen, verdict) = PARALLEL_ROWS[1];
+    let mut d = Dfpn::new(32);
+    let mut assistant = d.assistant();
+    let finished = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|s| {
+        let finished = &finished;
+        std::thread::Builder::new()
+            .stack_size(super::STACK_BYTES)
+            .spawn_scoped(s, move || assistant.assist(&|| finished.load(Ordering::Relaxed)))
+            .expect("a thread");
+        // Wait until the assistant is ready, so that it takes part from the start.
+        while d.shared.assistants.load(Ordering::SeqCst) == 0 {
+            std::thread::yield_now();
+        }
+        assert_eq!(solve(&mut d, sfen, 20_000_000), verdict);
+        finished.store(true, Ordering::Relaxed);
+    });
+    assert!(
+        d.shared.helper_nodes.load(Ordering::Relaxed) > 0,
+        "the assistant searched"
+    );
+    assert_eq!(d.shared.assistants.load(Ordering::SeqCst), 0, "the assistant left");
+    let line = d.mate_line(&pos(sfen)).expect("a mate line");
+    check_line(sfen, &line).unwrap();
 }

@@ -21,6 +21,7 @@
 
 use crate::pages::{Zeroable, ZeroedSlice};
 use soppo_core::Hand;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 /// Entries scanned per look-up.
 pub(super) const CLUSTER: usize = 8;
@@ -31,8 +32,8 @@ pub(super) const INF: u32 = u32::MAX;
 /// Length bound of an unbounded search, and `len` of a disproof valid at every length.
 pub(super) const UNBOUNDED: u16 = u16::MAX;
 
+/// A decoded entry (what a [`Slot`] holds).
 #[derive(Clone, Copy, Default)]
-#[repr(C, align(32))]
 struct Entry {
     /// Board key (mixed with the material signature); 0 marks an empty slot.
     key: u64,
@@ -65,6 +66,79 @@ impl Entry {
     }
 }
 
+/// One entry as four words that several searching threads may read and write at once.
+///
+/// Word 0 is the key (0: empty). A writer stores words 1 to 3 and then the key; a reader that
+/// races with a writer may see words of two different entries, so word 3 carries a check of
+/// the other words and an entry that fails it is taken for an empty (or lost) one. A wrong
+/// result could pass the check only by a 2^-32 chance, and only when two threads write and
+/// read the very same slot at the same moment.
+#[derive(Default)]
+#[repr(C, align(32))]
+struct Slot([AtomicU64; 4]);
+
+/// The check of an entry's words (the high half of word 3).
+#[inline(always)]
+fn check(key: u64, w1: u64, w2: u64, w3_low: u64) -> u64 {
+    ((key ^ w1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ w2.wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+        ^ w3_low.wrapping_mul(0x1656_67B1_9E37_79F9))
+        >> 32
+}
+
+impl Slot {
+    #[inline(always)]
+    fn key(&self) -> u64 {
+        self.0[0].load(Ordering::Relaxed)
+    }
+
+    /// The entry under `key` (the slot's key as just read), unless its words are torn.
+    #[inline(always)]
+    fn read(&self, key: u64) -> Option<Entry> {
+        let w1 = self.0[1].load(Ordering::Relaxed);
+        let w2 = self.0[2].load(Ordering::Relaxed);
+        let w3 = self.0[3].load(Ordering::Relaxed);
+        if check(key, w1, w2, w3 & 0xFFFF_FFFF) != w3 >> 32 {
+            return None;
+        }
+        Some(Entry {
+            key,
+            hand: Hand::from_raw(w1 as u32),
+            pn: (w1 >> 32) as u32,
+            dn: w2 as u32,
+            work: (w2 >> 32) as u32,
+            len: w3 as u16,
+            dep: (w3 >> 16) as u16 as i16,
+        })
+    }
+
+    /// The entry, if the slot holds a whole one.
+    #[inline(always)]
+    fn load(&self) -> Option<Entry> {
+        match self.key() {
+            0 => None,
+            key => self.read(key),
+        }
+    }
+
+    #[inline(always)]
+    fn write(&self, e: &Entry) {
+        let w1 = u64::from(e.hand.raw()) | (u64::from(e.pn) << 32);
+        let w2 = u64::from(e.dn) | (u64::from(e.work) << 32);
+        let low = u64::from(e.len) | (u64::from(e.dep as u16) << 16);
+        let w3 = low | (check(e.key, w1, w2, low) << 32);
+        self.0[1].store(w1, Ordering::Relaxed);
+        self.0[2].store(w2, Ordering::Relaxed);
+        self.0[3].store(w3, Ordering::Relaxed);
+        self.0[0].store(e.key, Ordering::Relaxed);
+    }
+
+    #[inline(always)]
+    fn empty(&self) {
+        self.0[0].store(0, Ordering::Relaxed);
+    }
+}
+
 /// What a look-up found.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Probe {
@@ -94,29 +168,37 @@ pub(super) struct Record {
 /// every look-up a TLB miss (Shogi Zuko 99 ran at 0.34 M nodes/s in 1 GB and 0.56 M in 16 MB).
 const FIRST_BYTES: usize = 8 << 20;
 
+/// The table, shared by the threads of a parallel search: look-ups and stores take `&self`.
+/// Growing and collecting garbage move entries around, so they wait for
+/// [`Table::make_room`], which its callers run while no other thread uses the table; a store
+/// that finds the table full only asks for it ([`Table::wants_room`]).
 pub(super) struct Table {
-    entries: ZeroedSlice<Entry>,
-    clusters: u64,
+    slots: ZeroedSlice<Slot>,
+    clusters: AtomicU64,
     /// The cluster count the table may grow to.
     max_clusters: usize,
-    used: usize,
+    /// Entries in use: exact with one thread; with several, racing stores can make it drift a
+    /// little until the next growth or collection counts again.
+    used: AtomicUsize,
     /// Occupancy that doubles the table (below its full size) or collects garbage (at it).
-    full_at: usize,
+    full_at: AtomicUsize,
+    wants_room: AtomicBool,
 }
 
-// SAFETY: an `Entry` is integers and a `Hand` (an integer); all zero is the empty slot.
-unsafe impl Zeroable for Entry {}
+// SAFETY: a `Slot` is four atomic integers; all zero is the empty slot.
+unsafe impl Zeroable for Slot {}
 
 impl Table {
     pub fn new(hash_mb: usize) -> Table {
         let bytes = hash_mb.max(1) << 20;
-        let max_clusters = (bytes / (size_of::<Entry>() * CLUSTER)).max(1);
+        let max_clusters = (bytes / (size_of::<Slot>() * CLUSTER)).max(1);
         let mut t = Table {
-            entries: ZeroedSlice::new(0),
-            clusters: 0,
+            slots: ZeroedSlice::new(0),
+            clusters: AtomicU64::new(0),
             max_clusters,
-            used: 0,
-            full_at: 0,
+            used: AtomicUsize::new(0),
+            full_at: AtomicUsize::new(0),
+            wants_room: AtomicBool::new(false),
         };
         t.clear();
         t
@@ -127,11 +209,13 @@ impl Table {
         // The whole size is allocated at once, zeroed lazily by the operating system: only the
         // prefix in use is ever touched, and growing needs no second buffer (a copy into a new
         // one would hold both, half as much again as the size asked for, at the last doubling).
-        self.entries = ZeroedSlice::new(0);
-        self.entries = ZeroedSlice::new(self.max_clusters * CLUSTER);
-        self.clusters = (FIRST_BYTES / (size_of::<Entry>() * CLUSTER)).clamp(1, self.max_clusters) as u64;
-        self.full_at = self.full_at_for(self.clusters as usize);
-        self.used = 0;
+        self.slots = ZeroedSlice::new(0);
+        self.slots = ZeroedSlice::new(self.max_clusters * CLUSTER);
+        let clusters = (FIRST_BYTES / (size_of::<Slot>() * CLUSTER)).clamp(1, self.max_clusters);
+        self.clusters.store(clusters as u64, Ordering::Relaxed);
+        self.full_at.store(self.full_at_for(clusters), Ordering::Relaxed);
+        self.used.store(0, Ordering::Relaxed);
+        self.wants_room.store(false, Ordering::Relaxed);
     }
 
     fn full_at_for(&self, clusters: usize) -> usize {
@@ -142,9 +226,36 @@ impl Table {
         }
     }
 
+    /// The size asked for, in megabytes.
+    pub fn megabytes(&self) -> usize {
+        ((self.max_clusters * CLUSTER * size_of::<Slot>()) >> 20).max(1)
+    }
+
     /// Occupancy against the size asked for, as USI's `hashfull` means it.
     pub fn hashfull_permille(&self) -> u32 {
-        (self.used as u64 * 1000 / (self.max_clusters * CLUSTER) as u64) as u32
+        (self.used.load(Ordering::Relaxed) as u64 * 1000 / (self.max_clusters * CLUSTER) as u64).min(1000) as u32
+    }
+
+    /// Whether a store found the table full: [`Table::make_room`] should run soon.
+    #[inline(always)]
+    pub fn wants_room(&self) -> bool {
+        self.wants_room.load(Ordering::Relaxed)
+    }
+
+    /// Grows the table, or collects garbage at its full size, if it is full. The caller makes
+    /// sure no other thread uses the table meanwhile (entries move); a thread that did would
+    /// only lose entries, never read a wrong one.
+    pub fn make_room(&self) {
+        self.wants_room.store(false, Ordering::Relaxed);
+        if self.used.load(Ordering::Relaxed) < self.full_at.load(Ordering::Relaxed) {
+            return;
+        }
+        let clusters = self.clusters.load(Ordering::Relaxed) as usize;
+        if clusters < self.max_clusters {
+            self.grow((clusters * 2).min(self.max_clusters));
+        } else {
+            self.collect_garbage();
+        }
     }
 
     /// Grows the table in place to `clusters` clusters. Multiply-shift keeps the order of keys,
@@ -153,39 +264,43 @@ impl Table {
     /// clusters that are already re-homed or untouched. Doubling loses nothing; a last step to
     /// a size below double may merge two clusters' entries, and the least valuable of an
     /// overfull cluster are dropped, as a full cluster's store would.
-    fn grow(&mut self, clusters: usize) {
-        let old = self.clusters as usize;
+    fn grow(&self, clusters: usize) {
+        let old = self.clusters.load(Ordering::Relaxed) as usize;
         debug_assert!(old < clusters && clusters <= self.max_clusters);
-        self.clusters = clusters as u64;
-        self.full_at = self.full_at_for(clusters);
+        self.clusters.store(clusters as u64, Ordering::Relaxed);
+        self.full_at.store(self.full_at_for(clusters), Ordering::Relaxed);
+        let mut kept = 0;
         for i in (0..old).rev() {
             let mut moving = [Entry::default(); CLUSTER];
-            moving.copy_from_slice(&self.entries[i * CLUSTER..(i + 1) * CLUSTER]);
-            self.entries[i * CLUSTER..(i + 1) * CLUSTER].fill(Entry::default());
+            for (m, s) in moving.iter_mut().zip(&self.slots[i * CLUSTER..(i + 1) * CLUSTER]) {
+                if let Some(e) = s.load() {
+                    *m = e;
+                }
+                s.empty();
+            }
             for e in moving.into_iter().filter(|e| e.key != 0) {
                 let base = self.cluster(e.key);
                 debug_assert!(base >= i * CLUSTER);
-                let cluster = &mut self.entries[base..base + CLUSTER];
-                if let Some(slot) = cluster.iter_mut().find(|s| s.key == 0) {
-                    *slot = e;
-                } else {
-                    self.used -= 1;
-                    if let Some(victim) = cluster
-                        .iter_mut()
-                        .min_by_key(|s| s.value())
-                        .filter(|v| v.value() < e.value())
-                    {
-                        *victim = e;
-                    }
+                let cluster = &self.slots[base..base + CLUSTER];
+                if let Some(slot) = cluster.iter().find(|s| s.key() == 0) {
+                    slot.write(&e);
+                    kept += 1;
+                } else if let Some(victim) = cluster
+                    .iter()
+                    .min_by_key(|s| s.load().map_or(0, |v| v.value()))
+                    .filter(|v| v.load().map_or(0, |v| v.value()) < e.value())
+                {
+                    victim.write(&e);
                 }
             }
         }
+        self.used.store(kept, Ordering::Relaxed);
     }
 
     #[inline(always)]
     fn cluster(&self, key: u64) -> usize {
         // Multiply-shift maps the high key bits onto the cluster count without a division.
-        ((((key >> 32) * self.clusters) >> 32) as usize) * CLUSTER
+        ((((key >> 32) * self.clusters.load(Ordering::Relaxed)) >> 32) as usize) * CLUSTER
     }
 
     /// Never 0, which marks empty slots.
@@ -202,8 +317,8 @@ impl Table {
         {
             use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
             let base = self.cluster(key);
-            let p = self.entries[base..base + CLUSTER].as_ptr().cast::<i8>();
-            for line in 0..(CLUSTER * size_of::<Entry>()).div_ceil(64) {
+            let p = self.slots[base..base + CLUSTER].as_ptr().cast::<i8>();
+            for line in 0..(CLUSTER * size_of::<Slot>()).div_ceil(64) {
                 // SAFETY: SSE is part of the x86_64 baseline, so the instruction exists; a
                 // prefetch is only a hint and never faults, and the address is inside the
                 // cluster's slice anyway.
@@ -228,8 +343,12 @@ impl Table {
             dep: DEP_NONE,
             found: false,
         };
-        for e in &self.entries[base..base + CLUSTER] {
-            if e.key != tag || e.dep != DEP_NONE {
+        for s in &self.slots[base..base + CLUSTER] {
+            if s.key() != tag {
+                continue;
+            }
+            let Some(e) = s.read(tag) else { continue };
+            if e.dep != DEP_NONE {
                 continue;
             }
             if e.pn == 0 {
@@ -277,9 +396,11 @@ impl Table {
     pub fn probe_rep(&self, key: u64, hand: Hand, bound: u16) -> Option<Probe> {
         let tag = Self::tag(key);
         let base = self.cluster(key);
-        self.entries[base..base + CLUSTER]
+        self.slots[base..base + CLUSTER]
             .iter()
-            .find(|e| e.key == tag && e.dep != DEP_NONE && e.hand == hand && e.len >= bound)
+            .filter(|s| s.key() == tag)
+            .filter_map(|s| s.read(tag))
+            .find(|e| e.dep != DEP_NONE && e.hand == hand && e.len >= bound)
             .map(|e| Probe {
                 pn: e.pn,
                 dn: e.dn,
@@ -292,7 +413,7 @@ impl Table {
 
     /// Stores a result. Resolved results also sweep the entries of the same board they make
     /// redundant (unresolved or less general resolved ones).
-    pub fn store(&mut self, key: u64, rec: Record) {
+    pub fn store(&self, key: u64, rec: Record) {
         let Record {
             hand,
             pn,
@@ -301,29 +422,36 @@ impl Table {
             dep,
             work,
         } = rec;
-        if self.used >= self.full_at {
-            if (self.clusters as usize) < self.max_clusters {
-                self.grow((self.clusters as usize * 2).min(self.max_clusters));
-            } else {
-                self.collect_garbage();
-            }
+        if self.used.load(Ordering::Relaxed) >= self.full_at.load(Ordering::Relaxed) {
+            self.wants_room.store(true, Ordering::Relaxed);
         }
         let tag = Self::tag(key);
         let base = self.cluster(key);
         let mut slot = None;
         for i in base..base + CLUSTER {
-            let e = &mut self.entries[i];
-            if e.key == 0 {
+            let s = &self.slots[i];
+            let k = s.key();
+            if k == 0 {
                 slot.get_or_insert(i);
                 continue;
             }
-            if e.key != tag || (e.dep == DEP_NONE) != (dep == DEP_NONE) {
+            if k != tag {
+                continue;
+            }
+            let Some(e) = s.read(tag) else {
+                // Torn by a racing store: as good as lost.
+                s.empty();
+                self.used.fetch_sub(1, Ordering::Relaxed);
+                slot.get_or_insert(i);
+                continue;
+            };
+            if (e.dep == DEP_NONE) != (dep == DEP_NONE) {
                 continue;
             }
             if dep != DEP_NONE || (pn != 0 && dn != 0) {
                 // Unresolved or path-keyed: update the exact entry in place.
                 if e.hand == hand && e.len == len && (dep != DEP_NONE || !e.is_final()) {
-                    *e = Entry {
+                    s.write(&Entry {
                         key: tag,
                         hand,
                         pn,
@@ -331,7 +459,7 @@ impl Table {
                         work: e.work.saturating_add(work),
                         len,
                         dep,
-                    };
+                    });
                     return;
                 }
                 continue;
@@ -346,23 +474,24 @@ impl Table {
                     || (e.dn == 0 && e.len <= len && hand.dominates(e.hand))
             };
             if redundant {
-                *e = Entry::default();
-                self.used -= 1;
+                s.empty();
+                self.used.fetch_sub(1, Ordering::Relaxed);
                 slot.get_or_insert(i);
             }
         }
         let i = slot.unwrap_or_else(|| {
             // Evict the least valuable entry of the cluster.
+            let value = |i: usize| self.slots[i].load().map_or(0, |e| e.value());
             let mut victim = base;
             for i in base + 1..base + CLUSTER {
-                if self.entries[i].value() < self.entries[victim].value() {
+                if value(i) < value(victim) {
                     victim = i;
                 }
             }
-            self.used -= 1;
+            self.used.fetch_sub(1, Ordering::Relaxed);
             victim
         });
-        self.entries[i] = Entry {
+        self.slots[i].write(&Entry {
             key: tag,
             hand,
             pn,
@@ -370,22 +499,25 @@ impl Table {
             work,
             len,
             dep,
-        };
-        self.used += 1;
+        });
+        self.used.fetch_add(1, Ordering::Relaxed);
     }
 
     /// Frees room: drops unresolved and path-keyed entries with less than the median work, and
     /// if that is not enough the less-worked half of the resolved ones.
-    fn collect_garbage(&mut self) {
+    fn collect_garbage(&self) {
+        let in_use = self.slots.len();
+        let mut used = self.slots.iter().filter(|s| s.load().is_some()).count();
         for pass in 0..2 {
             let resolved = pass == 1;
-            let candidate = |e: &Entry| e.key != 0 && (e.is_final() && e.dep == DEP_NONE) == resolved;
+            let candidate = |e: &Entry| (e.is_final() && e.dep == DEP_NONE) == resolved;
             // Median work of the candidates, estimated on a strided sample.
-            let step = (self.entries.len() / 4096).max(1);
+            let step = (in_use / 4096).max(1);
             let mut sample: Vec<u32> = self
-                .entries
+                .slots
                 .iter()
                 .step_by(step)
+                .filter_map(Slot::load)
                 .filter(|e| candidate(e))
                 .map(|e| e.work)
                 .collect();
@@ -394,22 +526,38 @@ impl Table {
             }
             let mid = sample.len() / 2;
             let (_, &mut median, _) = sample.select_nth_unstable(mid);
-            for e in self.entries.iter_mut() {
-                if candidate(e) && e.work <= median {
-                    *e = Entry::default();
-                    self.used -= 1;
+            for s in self.slots.iter() {
+                if s.key() == 0 {
+                    continue;
+                }
+                match s.load() {
+                    Some(e) if candidate(&e) && e.work <= median => {
+                        s.empty();
+                        used -= 1;
+                    }
+                    Some(_) => {}
+                    None => s.empty(),
                 }
             }
-            if self.used < self.entries.len() / 10 * 7 {
+            if used < in_use / 10 * 7 {
                 break;
             }
         }
+        self.used.store(used, Ordering::Relaxed);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A store as a lone searching thread makes it: room is made as soon as it is wanted.
+    fn store(t: &Table, key: u64, rec: Record) {
+        t.store(key, rec);
+        if t.wants_room() {
+            t.make_room();
+        }
+    }
 
     fn proven(len: u16) -> Record {
         Record {
@@ -427,16 +575,17 @@ mod tests {
     #[test]
     fn growing_keeps_every_entry_and_hashfull_counts_the_full_size() {
         let mut t = Table::new(64);
-        let first = t.clusters;
+        let first = t.clusters.load(Ordering::Relaxed);
         assert!(first < t.max_clusters as u64, "64 MB starts below its full size");
         // Keys spread evenly over the clusters (the high half picks the cluster), so no
         // cluster overflows at any size: nothing may be lost.
         let n: u64 = 150_000;
         let key = |i: u64| ((i * ((1u64 << 32) / n)) << 32) | (i << 1);
         for i in 0..n {
-            t.store(key(i), proven((i % 100) as u16 + 1));
+            store(&t, key(i), proven((i % 100) as u16 + 1));
         }
-        assert!(t.clusters > first, "the table grew ({} clusters)", t.clusters);
+        let grown = t.clusters.load(Ordering::Relaxed);
+        assert!(grown > first, "the table grew ({grown} clusters)");
         for i in 0..n {
             let p = t.probe(key(i), Hand::EMPTY, UNBOUNDED);
             assert!(p.found && p.pn == 0 && p.len == (i % 100) as u16 + 1, "entry {i} lost");
@@ -444,7 +593,7 @@ mod tests {
         let full_size = (t.max_clusters * CLUSTER) as u64;
         assert_eq!(u64::from(t.hashfull_permille()), n * 1000 / full_size);
         t.clear();
-        assert_eq!(t.clusters, first);
+        assert_eq!(t.clusters.load(Ordering::Relaxed), first);
         assert_eq!(t.hashfull_permille(), 0);
         assert!(!t.probe(key(7), Hand::EMPTY, UNBOUNDED).found);
     }
@@ -454,21 +603,68 @@ mod tests {
     /// count of entries in use stays exact.
     #[test]
     fn growing_to_a_size_below_double_keeps_nearly_everything() {
-        let mut t = Table::new(24);
+        let t = Table::new(24);
         let n: u64 = 300_000;
         // Keys spread like real ones (a multiplicative hash), so clusters fill unevenly and a
         // few overflow at half load, as they do in a search.
         let key = |i: u64| (i + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         for i in 0..n {
-            t.store(key(i), proven(1));
+            store(&t, key(i), proven(1));
         }
-        assert_eq!(t.clusters as usize, t.max_clusters, "the table reached its full size");
+        assert_eq!(
+            t.clusters.load(Ordering::Relaxed) as usize,
+            t.max_clusters,
+            "the table reached its full size"
+        );
         let found = (0..n)
             .filter(|&i| t.probe(key(i), Hand::EMPTY, UNBOUNDED).found)
             .count();
         assert!(found as u64 * 100 >= n * 99, "{found} of {n} kept");
-        let in_use = t.entries.iter().filter(|e| e.key != 0).count();
-        assert_eq!(t.used, in_use);
+        let in_use = t.slots.iter().filter(|s| s.key() != 0).count();
+        assert_eq!(t.used.load(Ordering::Relaxed), in_use);
         assert_eq!(found, in_use, "every entry in use is found under its own key");
+    }
+
+    /// Two threads storing into and looking up a small, crowded table at once: every entry
+    /// found is one that was stored under its key, whole (a slot overwritten while it is read
+    /// is taken for empty, never for a mixture of two entries).
+    #[test]
+    fn racing_threads_never_read_a_mixed_entry() {
+        let t = Table::new(1);
+        // Sixteen keys of one cluster (its eight slots are overwritten all the time); each
+        // key's numbers are a function of the key, so a found entry can be checked.
+        let key = |i: u64| (0x1234_5678 << 32) | ((i + 1) << 8);
+        let numbers = |i: u64| (1 + (i * 7919) as u32 % 100_000, 1 + (i * 104_729) as u32 % 100_000);
+        let found = AtomicUsize::new(0);
+        std::thread::scope(|s| {
+            for thread in 0..2u64 {
+                let (t, found) = (&t, &found);
+                s.spawn(move || {
+                    for round in 0..1_000_000u64 {
+                        // Both threads work on the same keys, in different orders.
+                        let i = (round * (1 + thread * 6) + thread * 5) % 16;
+                        let (pn, dn) = numbers(i);
+                        t.store(
+                            key(i),
+                            Record {
+                                hand: Hand::EMPTY,
+                                pn,
+                                dn,
+                                len: 9,
+                                dep: DEP_NONE,
+                                work: 1,
+                            },
+                        );
+                        let j = (i * 7 + 3) % 16;
+                        let p = t.probe(key(j), Hand::EMPTY, 9);
+                        if p.found {
+                            assert_eq!((p.pn, p.dn), numbers(j), "entry {j} read mixed");
+                            found.fetch_add(1, Ordering::Relaxed);
+                        }
+                    }
+                });
+            }
+        });
+        assert!(found.load(Ordering::Relaxed) > 10_000, "look-ups found entries");
     }
 }

@@ -1,0 +1,244 @@
+//! What the threads of one df-pn search share: the tables, the signal that ends them, the
+//! marks of the nodes each thread is searching, and the gate that lets one thread grow a
+//! table while the others wait.
+
+use super::DfpnVerdict;
+use super::tt::Table;
+use soppo_core::Position;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, AtomicUsize, Ordering};
+
+/// Slots of the busy marks (a byte each, a bit per thread).
+const BUSY_BITS: u32 = 16;
+
+pub(super) struct Shared {
+    pub tt: Table,
+    /// Path-keyed (repetition-dependent) results, kept apart in a table small enough to stay
+    /// in the caches: every unresolved child is looked up there once one exists, and in the
+    /// main table each such look-up was a second cache miss.
+    pub rep_tt: Table,
+    /// Whether any path-keyed entry was stored (skips their look-up until one exists).
+    pub rep_stored: AtomicBool,
+    /// The number of the owner's latest search (from 1).
+    pub epoch: AtomicU64,
+    /// A search that is over: every thread working on it ends at its next node.
+    pub stopped: AtomicU64,
+    /// A helper's verdict on the root: `epoch << 2 | 1` proven, `epoch << 2 | 2` disproven.
+    result: AtomicU64,
+    /// The owner's current search, for assistants that join it (see `Dfpn::assistant`).
+    pub job: Mutex<Option<Job>>,
+    /// Assistants waiting for or working on the owner's searches.
+    pub assistants: AtomicUsize,
+    /// Nodes the helper threads searched since the last `solve`.
+    pub helper_nodes: AtomicU64,
+    /// Bit `t` of a slot: thread `t` has a node of this hash on its path.
+    busy: Box<[AtomicU8]>,
+    gate: Gate,
+}
+
+impl Shared {
+    pub fn new(hash_mb: usize, rep_mb: usize) -> Shared {
+        Shared {
+            tt: Table::new(hash_mb),
+            rep_tt: Table::new(rep_mb),
+            rep_stored: AtomicBool::new(false),
+            epoch: AtomicU64::new(0),
+            stopped: AtomicU64::new(0),
+            result: AtomicU64::new(0),
+            job: Mutex::new(None),
+            assistants: AtomicUsize::new(0),
+            helper_nodes: AtomicU64::new(0),
+            busy: (0..1usize << BUSY_BITS).map(|_| AtomicU8::new(0)).collect(),
+            gate: Gate::default(),
+        }
+    }
+
+    /// Empties both tables (no other thread may be searching).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.rep_tt.clear();
+        self.rep_stored.store(false, Ordering::Relaxed);
+    }
+
+    /// A helper settled the root of search `epoch`: every thread on it can stop.
+    pub fn settle(&self, epoch: u64, verdict: DfpnVerdict) {
+        let code = match verdict {
+            DfpnVerdict::Proven => 1,
+            DfpnVerdict::Disproven => 2,
+            DfpnVerdict::Unknown => return,
+        };
+        self.result.store(epoch << 2 | code, Ordering::SeqCst);
+        self.stopped.store(epoch, Ordering::SeqCst);
+    }
+
+    /// What a helper found for search `epoch` (Unknown if nothing).
+    pub fn settled(&self, epoch: u64) -> DfpnVerdict {
+        let r = self.result.load(Ordering::SeqCst);
+        match (r >> 2 == epoch, r & 3) {
+            (true, 1) => DfpnVerdict::Proven,
+            (true, 2) => DfpnVerdict::Disproven,
+            _ => DfpnVerdict::Unknown,
+        }
+    }
+
+    #[inline(always)]
+    fn busy_slot(&self, key: u64) -> &AtomicU8 {
+        &self.busy[(key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - BUSY_BITS)) as usize]
+    }
+
+    /// Thread `id` enters (`on`) or leaves a node of full key `key`.
+    #[inline(always)]
+    pub fn mark(&self, key: u64, id: usize, on: bool) {
+        let bit = 1u8 << id;
+        if on {
+            self.busy_slot(key).fetch_or(bit, Ordering::Relaxed);
+        } else {
+            self.busy_slot(key).fetch_and(!bit, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether a thread other than `id` has the node of full key `key` on its path.
+    #[inline(always)]
+    pub fn busy_elsewhere(&self, key: u64, id: usize) -> bool {
+        self.busy_slot(key).load(Ordering::Relaxed) & !(1u8 << id) != 0
+    }
+
+    /// Whether a table asked for room or another thread is making it: the caller should call
+    /// [`Shared::make_room`].
+    #[inline(always)]
+    pub fn room_wanted(&self) -> bool {
+        self.tt.wants_room() || self.rep_tt.wants_room() || self.gate.closed()
+    }
+
+    /// Makes room in the tables that want it while no other thread uses them, or waits while
+    /// another thread does. The caller has entered the gate.
+    pub fn make_room(&self) {
+        self.gate.alone(|| {
+            self.tt.make_room();
+            self.rep_tt.make_room();
+        });
+    }
+
+    /// A thread starts using the tables (waits while another makes room).
+    pub fn enter(&self) {
+        self.gate.enter();
+    }
+
+    /// A thread stops using the tables.
+    pub fn leave(&self) {
+        self.gate.leave();
+    }
+}
+
+/// A search an assistant can join.
+#[derive(Clone)]
+pub(super) struct Job {
+    pub epoch: u64,
+    pub pos: Position,
+    pub bound: u16,
+    pub trust_entry: bool,
+}
+
+/// Lets one thread at a time work on the tables alone. Threads inside the gate use the tables;
+/// one that closes it waits until every other has stepped out (each does at its next node),
+/// and none comes back in until it opens again.
+#[derive(Default)]
+struct Gate {
+    inside: AtomicUsize,
+    closed: AtomicBool,
+}
+
+impl Gate {
+    fn enter(&self) {
+        // Sequentially consistent on both sides (Dekker's pattern): either the closer sees
+        // this thread inside and waits for it, or this thread sees the gate closed and backs
+        // out.
+        loop {
+            while self.closed.load(Ordering::SeqCst) {
+                std::thread::yield_now();
+            }
+            self.inside.fetch_add(1, Ordering::SeqCst);
+            if !self.closed.load(Ordering::SeqCst) {
+                return;
+            }
+            self.inside.fetch_sub(1, Ordering::SeqCst);
+        }
+    }
+
+    fn leave(&self) {
+        self.inside.fetch_sub(1, Ordering::SeqCst);
+    }
+
+    #[inline(always)]
+    fn closed(&self) -> bool {
+        self.closed.load(Ordering::Relaxed)
+    }
+
+    /// Runs `work` with every other thread outside, if this thread can close the gate; if
+    /// another has closed it, waits outside until it opens. Either way the caller is inside
+    /// again on return.
+    fn alone(&self, work: impl FnOnce()) {
+        if self
+            .closed
+            .compare_exchange(false, true, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
+        {
+            self.inside.fetch_sub(1, Ordering::SeqCst);
+            while self.inside.load(Ordering::SeqCst) != 0 {
+                std::thread::yield_now();
+            }
+            work();
+            self.inside.fetch_add(1, Ordering::SeqCst);
+            self.closed.store(false, Ordering::SeqCst);
+        } else {
+            self.leave();
+            self.enter();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicU32;
+
+    /// While one thread holds the gate closed, no other thread is inside.
+    #[test]
+    fn the_gate_lets_one_thread_work_alone() {
+        let gate = Gate::default();
+        let working = AtomicBool::new(false);
+        let overlaps = AtomicU32::new(0);
+        let rounds = AtomicU32::new(0);
+        std::thread::scope(|s| {
+            for t in 0..3 {
+                let (gate, working, overlaps, rounds) = (&gate, &working, &overlaps, &rounds);
+                s.spawn(move || {
+                    gate.enter();
+                    for i in 0..2000 {
+                        if (i + t) % 97 == 0 {
+                            gate.alone(|| {
+                                working.store(true, Ordering::SeqCst);
+                                std::thread::yield_now();
+                                working.store(false, Ordering::SeqCst);
+                                rounds.fetch_add(1, Ordering::SeqCst);
+                            });
+                        } else if gate.closed() {
+                            gate.leave();
+                            gate.enter();
+                        } else if working.load(Ordering::SeqCst) {
+                            overlaps.fetch_add(1, Ordering::SeqCst);
+                        }
+                    }
+                    gate.leave();
+                });
+            }
+        });
+        assert!(rounds.load(Ordering::SeqCst) > 0);
+        assert_eq!(
+            overlaps.load(Ordering::SeqCst),
+            0,
+            "a thread ran inside while another worked alone"
+        );
+        assert_eq!(gate.inside.load(Ordering::SeqCst), 0);
+    }
+}
