@@ -265,7 +265,10 @@ fn solve_side_by_side(
             out_of_time()
                 || disproven.load(Ordering::Relaxed)
                 || (until != 0 && start.elapsed().as_nanos() >= u128::from(until))
-                || (!assisted.get() && !first_proof_done.load(Ordering::Relaxed) && Instant::now() >= assist_at)
+                || (!assisted.get()
+                    && !first_proof_done.load(Ordering::Relaxed)
+                    && Instant::now() >= assist_at
+                    && dfpn_nodes.load(Ordering::Relaxed) >= ASSIST_MIN_DFPN_NODES)
         };
         let mut exact = Exact::new(attacker, (config.hash_mb / 4).max(1), &mut stop);
         exact.set_super_piece(config.super_piece);
@@ -364,9 +367,17 @@ fn solve_side_by_side(
     })
 }
 
-/// With two threads or more: how long the exact search runs on its own thread before it lends
-/// that thread to df-pn's first proof (and goes on after it). Most problems the exact search
-/// can answer at all it answers within this time; the long ones need the proof.
+/// The df-pn nodes after which a first proof still not found gets the exact search's thread
+/// (see [`assist_after`]). A proof found in parallel is as sound, but a different one each
+/// time, and the tightened lines walked from it were worse: Shogi Zuko 99 (847 k nodes alone)
+/// printed 111 to 119 plies at 4 to 6 s with the help against 117 without. Proofs this large
+/// (Microcosmos, 23 M nodes) are where the second thread pays most.
+const ASSIST_MIN_DFPN_NODES: u64 = 2_000_000;
+
+/// With two threads or more: how long the exact search runs on its own thread at least before
+/// it lends that thread to df-pn's first proof (and goes on after it); the proof must also
+/// have taken [`ASSIST_MIN_DFPN_NODES`]. Most problems the exact search can answer at all it
+/// answers within this time; the long ones need the proof.
 fn assist_after(time_limit: Option<Duration>) -> Duration {
     let cap = Duration::from_millis(500);
     time_limit.map_or(cap, |t| (t / 8).min(cap))
