@@ -181,7 +181,7 @@ struct TsumeArgs {
     #[arg(long, value_name = "MB", default_value_t = 256)]
     hash_mb: usize,
     /// Threads: with 2 or more, df-pn runs beside the exact search from the start, and the
-    /// exact search's thread helps a long first proof of df-pn.
+    /// exact search's thread helps df-pn with long proofs.
     #[arg(long, value_name = "N", default_value_t = 1)]
     threads: usize,
     /// df-pn tries every interposing drop side by side instead of in chains (an A/B switch,
@@ -211,7 +211,7 @@ struct MateArgs {
     #[arg(long, value_name = "MB", default_value_t = 256)]
     hash_mb: usize,
     /// Threads: with 2 or more, df-pn runs beside the exact search from the start, and the
-    /// exact search's thread helps a long first proof of df-pn.
+    /// exact search's thread helps df-pn with long proofs.
     #[arg(long, value_name = "N", default_value_t = 1)]
     threads: usize,
     /// df-pn tries every interposing drop side by side instead of in chains (an A/B switch,

@@ -177,6 +177,9 @@ struct NodeResult {
 
 /// The df-pn prover with its transposition table. Reuse one value across searches: the
 /// table keeps its results (call [`Dfpn::clear`] to forget them).
+// Four independent switches of one thread's search (stopped, inside the gate, searching
+// beside others, allowed to): no state machine hides among them.
+#[allow(clippy::struct_excessive_bools)]
 pub struct Dfpn {
     /// The tables, shared with the helper threads of a parallel search.
     shared: Arc<Shared>,
@@ -190,6 +193,8 @@ pub struct Dfpn {
     together: bool,
     /// The number of the search this thread works on (see `Shared::epoch`).
     epoch: u64,
+    /// Whether this prover's searches may run in parallel (helpers and assistants).
+    parallel: bool,
     /// Nodes of the current search (its budget and poll schedule).
     nodes: u64,
     /// A helper's nodes of the current search already added to `Shared::helper_nodes`.
@@ -295,6 +300,7 @@ impl Dfpn {
             inside: false,
             together: false,
             epoch: 0,
+            parallel: true,
             nodes: 0,
             reported: 0,
             searched: 0,
@@ -493,6 +499,21 @@ impl Dfpn {
     /// Such a line is what a solver that does not prove shortness (shtsume) answers. `None` if
     /// `stop` ends the walk (a half-tightened line is no better than the first one).
     pub fn tightened_line(
+        &mut self,
+        pos: &Position,
+        len: u16,
+        stop: &mut dyn FnMut(&DfpnStats) -> bool,
+    ) -> Option<Vec<Move>> {
+        // The walk ranks replies by proofs that small searches could not shorten; proofs
+        // found by several threads at once are looser (each thread proves other replies its
+        // own way), and the line ended early with them. So this walk searches alone.
+        let parallel = std::mem::replace(&mut self.parallel, false);
+        let line = self.tightened_line_alone(pos, len, stop);
+        self.parallel = parallel;
+        line
+    }
+
+    fn tightened_line_alone(
         &mut self,
         pos: &Position,
         len: u16,
@@ -776,7 +797,7 @@ impl Dfpn {
     ) -> DfpnVerdict {
         let epoch = self.shared.epoch.fetch_add(1, Ordering::SeqCst) + 1;
         self.epoch = epoch;
-        let big = max_nodes >= PARALLEL_MIN_NODES;
+        let big = self.parallel && max_nodes >= PARALLEL_MIN_NODES;
         if big {
             // Assistants may join it at any time.
             *self.shared.job.lock().unwrap_or_else(PoisonError::into_inner) = Some(Job {

@@ -211,15 +211,32 @@ fn solve_side_by_side(
     // The exact search has a thread of its own; df-pn gets the others.
     dfpn.set_threads(config.threads - 1);
     let mut assistant = dfpn.assistant();
-    let first_proof_done = AtomicBool::new(false);
-    // When the exact search stops to help df-pn find its first proof (see `assist_after`).
+    // The length of df-pn's first proof once it is done (`NO_PROOF` if it ended without one),
+    // 0 before; and whether df-pn has its answer.
+    let first_proof = AtomicU32::new(0);
+    let dfpn_finished = AtomicBool::new(false);
+    // When the exact search may stop to help df-pn (see `assist_after`), and how far it has:
+    // 0 not yet, 1 it helped the first proof, 2 it helps no more (or for good).
     let assist_at = start + assist_after(deadline.map(|d| d.saturating_duration_since(start)));
-    let assisted = Cell::new(false);
+    let phase = Cell::new(0u8);
     std::thread::scope(|scope| {
         let (out_of_time, exact_done, disproven, dfpn_nodes) = (&out_of_time, &exact_done, &disproven, &dfpn_nodes);
         let dfpn_hashfull = &dfpn_hashfull;
         let (exact_nodes, exact_until) = (&exact_nodes, &exact_until);
-        let first_proof_done = &first_proof_done;
+        let (first_proof, dfpn_finished) = (&first_proof, &dfpn_finished);
+        // Whether the exact search should lend its thread to df-pn now: to a first proof that
+        // is taking long, or for good to a proof longer than the exact search ever reaches
+        // (the bounded shortening then gets both threads).
+        let wants_to_assist = || {
+            let len = first_proof.load(Ordering::Relaxed);
+            phase.get() < 2
+                && Instant::now() >= assist_at
+                && if len == 0 {
+                    phase.get() == 0 && dfpn_nodes.load(Ordering::Relaxed) >= ASSIST_MIN_DFPN_NODES
+                } else {
+                    len != NO_PROOF && len as usize > verify::EXACT_CHECK_MAX_PLIES
+                }
+        };
         let progress = &progress;
         let dfpn_stop = move || out_of_time() || exact_done.load(Ordering::Relaxed);
         let worker = std::thread::Builder::new()
@@ -250,13 +267,14 @@ fn solve_side_by_side(
                         proven_line: Some(line.to_vec()),
                     });
                 };
-                let found = run_dfpn(&mut dfpn, pos, deadline, &mut stop, &mut report, first_proof_done);
+                let found = run_dfpn(&mut dfpn, pos, deadline, &mut stop, &mut report, first_proof);
                 if found.verdict == DfpnVerdict::Disproven || found.answer.is_some() {
                     disproven.store(true, Ordering::Relaxed);
                 } else if found.fallback.is_some() {
                     let twice = u64::try_from(start.elapsed().as_nanos() * 2).unwrap_or(u64::MAX);
                     exact_until.store(twice.max(1), Ordering::Relaxed);
                 }
+                dfpn_finished.store(true, Ordering::SeqCst);
                 found
             });
         let mut stop = |nodes: u64| {
@@ -265,10 +283,7 @@ fn solve_side_by_side(
             out_of_time()
                 || disproven.load(Ordering::Relaxed)
                 || (until != 0 && start.elapsed().as_nanos() >= u128::from(until))
-                || (!assisted.get()
-                    && !first_proof_done.load(Ordering::Relaxed)
-                    && Instant::now() >= assist_at
-                    && dfpn_nodes.load(Ordering::Relaxed) >= ASSIST_MIN_DFPN_NODES)
+                || wants_to_assist()
         };
         let mut exact = Exact::new(attacker, (config.hash_mb / 4).max(1), &mut stop);
         exact.set_super_piece(config.super_piece);
@@ -285,7 +300,7 @@ fn solve_side_by_side(
             break match exact_deepening(&mut exact, &mut p, &mut next, start, &mut report) {
                 Deepening::Found(len) => {
                     // Building and checking the line must not stop to assist df-pn.
-                    assisted.set(true);
+                    phase.set(2);
                     let mut line = Vec::new();
                     exact.principal_line(&mut p, len, &mut line);
                     if exact.aborted {
@@ -301,40 +316,41 @@ fn solve_side_by_side(
                     }
                 }
                 Deepening::NoMate => Some(MateOutcome::NoMate),
-                Deepening::Stopped if !assisted.get() && !out_of_time() && !disproven.load(Ordering::Relaxed) => {
-                    // The exact search has had its first turn: df-pn's first proof gets this
-                    // thread too, then the exact search goes on where it stopped.
-                    assisted.set(true);
-                    if !first_proof_done.load(Ordering::SeqCst) {
-                        // While this thread helps, it goes on reporting progress once a second.
-                        let last_report = AtomicU64::new(0);
-                        let done = || {
-                            let now = u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
-                            if now >= last_report.load(Ordering::Relaxed) + 1000 {
-                                last_report.store(now, Ordering::Relaxed);
-                                let mut progress = progress.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-                                progress(&MateProgress {
-                                    depth: 0,
-                                    nodes: exact_nodes.load(Ordering::Relaxed) + dfpn_nodes.load(Ordering::Relaxed),
-                                    elapsed: start.elapsed(),
-                                    hashfull_permille: dfpn_hashfull.load(Ordering::Relaxed),
-                                    proven_line: None,
-                                });
-                            }
-                            first_proof_done.load(Ordering::Relaxed)
-                                || out_of_time()
-                                || disproven.load(Ordering::Relaxed)
-                        };
-                        let assistant = &mut assistant;
-                        // A thread of its own for the deep recursion (this one's stack is the
-                        // caller's); the borrow ends with the inner scope.
-                        std::thread::scope(|inner| {
-                            let _ = std::thread::Builder::new()
-                                .name("soppo-dfpn-assistant".into())
-                                .stack_size(dfpn::STACK_BYTES)
-                                .spawn_scoped(inner, move || assistant.assist(&done));
-                        });
-                    }
+                Deepening::Stopped if wants_to_assist() && !out_of_time() && !disproven.load(Ordering::Relaxed) => {
+                    // A first proof that takes long gets this thread too, and the exact search
+                    // goes on where it stopped once the proof is done; a proof the exact
+                    // search cannot reach gets the thread until df-pn has its answer.
+                    let for_good = first_proof.load(Ordering::SeqCst) != 0;
+                    phase.set(if for_good { 2 } else { 1 });
+                    // While this thread helps, it goes on reporting progress once a second.
+                    let last_report = AtomicU64::new(0);
+                    let done = || {
+                        let now = u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
+                        if now >= last_report.load(Ordering::Relaxed) + 1000 {
+                            last_report.store(now, Ordering::Relaxed);
+                            let mut progress = progress.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                            progress(&MateProgress {
+                                depth: 0,
+                                nodes: exact_nodes.load(Ordering::Relaxed) + dfpn_nodes.load(Ordering::Relaxed),
+                                elapsed: start.elapsed(),
+                                hashfull_permille: dfpn_hashfull.load(Ordering::Relaxed),
+                                proven_line: None,
+                            });
+                        }
+                        (!for_good && first_proof.load(Ordering::Relaxed) != 0)
+                            || dfpn_finished.load(Ordering::Relaxed)
+                            || out_of_time()
+                            || disproven.load(Ordering::Relaxed)
+                    };
+                    let assistant = &mut assistant;
+                    // A thread of its own for the deep recursion (this one's stack is the
+                    // caller's); the borrow ends with the inner scope.
+                    std::thread::scope(|inner| {
+                        let _ = std::thread::Builder::new()
+                            .name("soppo-dfpn-assistant".into())
+                            .stack_size(dfpn::STACK_BYTES)
+                            .spawn_scoped(inner, move || assistant.assist(&done));
+                    });
                     exact.resume();
                     continue;
                 }
@@ -373,6 +389,9 @@ fn solve_side_by_side(
 /// printed 111 to 119 plies at 4 to 6 s with the help against 117 without. Proofs this large
 /// (Microcosmos, 23 M nodes) are where the second thread pays most.
 const ASSIST_MIN_DFPN_NODES: u64 = 2_000_000;
+
+/// `first_proof` of [`solve_side_by_side`] when df-pn's first search ended without a proof.
+const NO_PROOF: u32 = u32::MAX;
 
 /// With two threads or more: how long the exact search runs on its own thread at least before
 /// it lends that thread to df-pn's first proof (and goes on after it); the proof must also
@@ -459,10 +478,11 @@ fn run_dfpn(
     deadline: Option<Instant>,
     stop: &mut dyn FnMut(&DfpnStats) -> bool,
     on_line: &mut dyn FnMut(&[Move], &DfpnStats),
-    first_proof_done: &AtomicBool,
+    first_proof: &AtomicU32,
 ) -> DfpnAnswer {
     let verdict = dfpn.solve(pos, u64::MAX, stop);
-    first_proof_done.store(true, Ordering::SeqCst);
+    let proven = dfpn.proven_length(pos).filter(|_| verdict == DfpnVerdict::Proven);
+    first_proof.store(proven.map_or(NO_PROOF, u32::from), Ordering::SeqCst);
     if verdict != DfpnVerdict::Proven {
         return DfpnAnswer {
             verdict,
@@ -654,14 +674,7 @@ fn prove(
                 };
                 let mut dfpn = Dfpn::new(hash_mb);
                 dfpn.set_drop_chains(config.drop_chains);
-                run_dfpn(
-                    &mut dfpn,
-                    pos,
-                    deadline,
-                    &mut stop,
-                    &mut on_line,
-                    &AtomicBool::new(false),
-                )
+                run_dfpn(&mut dfpn, pos, deadline, &mut stop, &mut on_line, &AtomicU32::new(0))
             });
         let Ok(worker) = worker else {
             return DfpnAnswer::UNKNOWN;

@@ -203,7 +203,7 @@ fn dfpn_shortest_line_becomes_the_answer() {
     let pos = Position::from_sfen(sfen).unwrap();
     let mut lines = Vec::new();
     let mut dfpn = super::Dfpn::new(16);
-    let done = std::sync::atomic::AtomicBool::new(false);
+    let first_proof = std::sync::atomic::AtomicU32::new(0);
     let found = super::run_dfpn(
         &mut dfpn,
         &pos,
@@ -212,11 +212,12 @@ fn dfpn_shortest_line_becomes_the_answer() {
         &mut |l, _| {
             lines.push(l.len());
         },
-        &done,
+        &first_proof,
     );
-    assert!(
-        done.load(std::sync::atomic::Ordering::SeqCst),
-        "the first proof is announced"
+    assert_eq!(
+        first_proof.load(std::sync::atomic::Ordering::SeqCst),
+        5,
+        "the first proof's length is announced"
     );
     assert_eq!(found.verdict, super::DfpnVerdict::Proven);
     assert_eq!(lines.len(), 1, "df-pn's first line is reported");
