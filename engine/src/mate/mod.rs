@@ -36,7 +36,8 @@ pub enum MateOutcome {
     /// (df-pn leaves out those whose capture mates at once; see [`dfpn`]).
     Shortest(Vec<Move>),
     /// A proven mating line that could not be shown shortest in the time given (df-pn's
-    /// line: legal, all checks, checkmate at the end).
+    /// line: legal, all checks, mate under tsume rules at the end: no evasion but useless
+    /// interpositions, which the line leaves out).
     Proven(Vec<Move>),
     NoMate,
     Timeout,
