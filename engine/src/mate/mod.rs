@@ -166,10 +166,10 @@ pub fn solve_with(
                 if let Some(answer) = found.answer {
                     return answer;
                 }
-                // With df-pn's shortest line to fall back on, the exact search gets as long again
-                // as the answer has taken so far (never past the deadline): `go mate infinite`
-                // still ends.
-                if found.fallback.is_some() {
+                // With df-pn's shortest line to fall back on (not shown to be the tsume answer),
+                // the exact search goes on to the deadline; without one (`go mate infinite`) it
+                // gets as long again as the answer has taken so far, so that the answer comes.
+                if found.fallback.is_some() && deadline.is_none() {
                     exact_until = Some(Instant::now() + start.elapsed());
                 }
                 fallback = found.fallback.or(found.line.map(MateOutcome::Proven));
@@ -271,7 +271,9 @@ fn solve_side_by_side(
                 let found = run_dfpn(&mut dfpn, pos, deadline, &mut stop, &mut report, first_proof);
                 if found.verdict == DfpnVerdict::Disproven || found.answer.is_some() {
                     disproven.store(true, Ordering::Relaxed);
-                } else if found.fallback.is_some() {
+                } else if found.fallback.is_some() && deadline.is_none() {
+                    // As with one thread: the exact search goes on to the deadline, or as long
+                    // again as the answer has taken when there is none.
                     let twice = u64::try_from(start.elapsed().as_nanos() * 2).unwrap_or(u64::MAX);
                     exact_until.store(twice.max(1), Ordering::Relaxed);
                 }

@@ -246,6 +246,28 @@ fn unverified_short_line_is_a_fallback() {
     }
 }
 
+/// With a time limit, that fallback does not cut the exact search short: on two threads it
+/// goes on to the deadline and finds the tsume answer (before, it stopped at twice the time
+/// df-pn took, about 3 s, and the fallback with its useless drop was printed).
+#[test]
+fn with_a_deadline_the_exact_search_outlasts_a_fallback() {
+    let sfen = "ln6r/1G1g1k3/1sp1p+b3/pp1p2p2/2n6/2S1NP2P/PPP1P4/2+rGK4/1N6L w SLPbgsl5p 148";
+    let pos = Position::from_sfen(sfen).unwrap();
+    let config = MateConfig {
+        hash_mb: 64,
+        threads: 2,
+        ..MateConfig::default()
+    };
+    let control = SearchControl::new(false, crate::search::Budget::default());
+    match solve_with(&pos, Some(Duration::from_secs(120)), &config, &control, |_| {}) {
+        MateOutcome::Mate(line) => {
+            assert_eq!(line.len(), 11);
+            assert_eq!(verify::verify(&pos, &line), Ok(()));
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
 /// The exact search's shortest mate (up to `max` plies) and answer line with the super piece on
 /// or off, and the nodes it took; `None` when the node budget ran out.
 fn exact_answer(sfen: &str, super_piece: bool, max: i32, budget: u64) -> (Option<(i32, Vec<Move>)>, u64) {
