@@ -809,12 +809,7 @@ impl Dfpn {
         }
         let verdict = if self.helpers.is_empty() || !big {
             self.together = self.shared.assistants.load(Ordering::Relaxed) > 0;
-            self.shared.enter();
-            self.inside = true;
-            let verdict = self.search_alone(pos, bound, max_nodes, stop, trust_entry);
-            self.inside = false;
-            self.shared.leave();
-            verdict
+            self.search_alone(pos, bound, max_nodes, stop, trust_entry)
         } else {
             self.search_together(pos, bound, max_nodes, stop, trust_entry)
         };
@@ -859,11 +854,7 @@ impl Dfpn {
                 drop(spawned);
             }
             self.together = true;
-            self.shared.enter();
-            self.inside = true;
             let verdict = self.search_alone(pos, bound, budget, stop, trust_entry);
-            self.inside = false;
-            self.shared.leave();
             self.shared.stopped.store(epoch, Ordering::SeqCst);
             verdict
         });
@@ -882,11 +873,9 @@ impl Dfpn {
         stop: &mut dyn FnMut(&DfpnStats) -> bool,
         trust_entry: bool,
     ) {
-        self.shared.enter();
-        (self.inside, self.together) = (true, true);
+        self.together = true;
         let verdict = self.search_alone(pos, bound, budget, stop, trust_entry);
-        (self.inside, self.together) = (false, false);
-        self.shared.leave();
+        self.together = false;
         self.shared
             .helper_nodes
             .fetch_add(self.nodes - self.reported, Ordering::Relaxed);
@@ -894,8 +883,26 @@ impl Dfpn {
         self.shared.settle(self.epoch, verdict);
     }
 
-    /// [`Dfpn::search_from`] on this thread, which has entered the tables' gate.
+    /// [`Dfpn::search_from`] on this thread (beside others if `together` is set), inside the
+    /// tables' gate.
     fn search_alone(
+        &mut self,
+        pos: &mut Position,
+        bound: u16,
+        max_nodes: u64,
+        stop: &mut dyn FnMut(&DfpnStats) -> bool,
+        trust_entry: bool,
+    ) -> DfpnVerdict {
+        self.shared.enter();
+        self.inside = true;
+        let verdict = self.search_entered(pos, bound, max_nodes, stop, trust_entry);
+        self.inside = false;
+        self.shared.leave();
+        verdict
+    }
+
+    /// [`Dfpn::search_alone`] once the gate is entered.
+    fn search_entered(
         &mut self,
         pos: &mut Position,
         bound: u16,

@@ -285,10 +285,11 @@ impl Table {
                 if let Some(slot) = cluster.iter().find(|s| s.key() == 0) {
                     slot.write(&e);
                     kept += 1;
-                } else if let Some(victim) = cluster
+                } else if let Some((victim, _)) = cluster
                     .iter()
-                    .min_by_key(|s| s.load().map_or(0, |v| v.value()))
-                    .filter(|v| v.load().map_or(0, |v| v.value()) < e.value())
+                    .map(|s| (s, s.load().map_or(0, |v| v.value())))
+                    .min_by_key(|&(_, value)| value)
+                    .filter(|&(_, value)| value < e.value())
                 {
                     victim.write(&e);
                 }
