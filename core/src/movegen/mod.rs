@@ -213,9 +213,18 @@ pub fn generate_evasions<const ALL: bool>(pos: &Position, list: &mut MoveList) {
     debug_assert!(checkers.is_nonempty());
     let Some(ksq) = pos.king_square(us) else { return };
     let occ_no_king = pos.occupied().without(ksq);
-    for to in king_attacks(ksq).and_not(pos.pieces(us)) {
-        if !pos.is_attacked_by(!us, to, occ_no_king, Bitboard::FULL) {
+    let steps = king_attacks(ksq).and_not(pos.pieces(us));
+    if steps.has_more_than_one() {
+        // Several squares to test: the enemy's attacks on the king's neighbourhood at once
+        // cost less than one early-exit test per square.
+        for to in steps.and_not(pos.attacks_around(!us, ksq, occ_no_king)) {
             list.push(Move::normal(ksq, to, false));
+        }
+    } else {
+        for to in steps {
+            if !pos.is_attacked_by(!us, to, occ_no_king, Bitboard::FULL) {
+                list.push(Move::normal(ksq, to, false));
+            }
         }
     }
     if checkers.has_more_than_one() {
@@ -228,6 +237,81 @@ pub fn generate_evasions<const ALL: bool>(pos: &Position, list: &mut MoveList) {
     board_moves::<ALL>(pos, gap.with(checker), pos.pinned(us), list);
     if gap.is_nonempty() {
         drops(pos, gap, list);
+    }
+}
+
+/// The legal replies to a check, counted without listing them (`ALL` as for
+/// [`generate_legal`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EvasionCounts {
+    /// King steps, captures of the checker and interpositions by a board move.
+    pub board: u32,
+    /// Interposing drops, every kind on every square counted.
+    pub drops: u32,
+    /// The squares where at least one drop interposes.
+    pub drop_squares: Bitboard,
+}
+
+/// Counts the legal evasions of the side to move, which must be in check. Most of the count is
+/// population counts: a mate solver asks this of every check it considers.
+pub fn count_evasions<const ALL: bool>(pos: &Position) -> EvasionCounts {
+    let us = pos.side_to_move();
+    let none = EvasionCounts {
+        board: 0,
+        drops: 0,
+        drop_squares: Bitboard::EMPTY,
+    };
+    let Some(ksq) = pos.king_square(us) else { return none };
+    let occ = pos.occupied();
+    let occ_no_king = occ.without(ksq);
+    let steps = king_attacks(ksq).and_not(pos.pieces(us));
+    let mut board = steps.and_not(pos.attacks_around(!us, ksq, occ_no_king)).count();
+    let checkers = pos.checkers();
+    if checkers.has_more_than_one() {
+        return EvasionCounts { board, ..none };
+    }
+    let checker = checkers.single();
+    let gap = between(ksq, checker);
+    let target = gap.with(checker);
+    let zone = promotion_zone(us);
+    let pinned = pos.pinned(us);
+    let pawns = pos.pieces_of(us, PieceKind::Pawn).and_not(pinned);
+    let pawn_to = match us {
+        Color::Black => pawns.shift_up(),
+        Color::White => pawns.shift_down(),
+    } & target;
+    board += pawn_count::<ALL>(us, pawn_to, zone);
+    let others = pos
+        .pieces(us)
+        .and_not(pos.kind_bb(PieceKind::Pawn) | pos.kind_bb(PieceKind::King) | pinned);
+    for from in others {
+        let Some(p) = pos.piece_on(from) else { continue };
+        let to = attacks(us, p.kind(), from, occ) & target;
+        board += destination_count::<ALL>(us, p.kind(), from, to, zone);
+    }
+    let hand = pos.hand(us);
+    if gap.is_empty() || hand.is_empty() {
+        return EvasionCounts { board, ..none };
+    }
+    let (mut drops, mut drop_squares) = (0, Bitboard::EMPTY);
+    for kind in hand.kinds() {
+        let mut to = gap.and_not(dead_ranks(us, kind));
+        if kind == PieceKind::Pawn {
+            to &= pos.pawn_drop_files_ok();
+            if let Some(ek) = pos.king_square(!us)
+                && let Some(s) = (crate::attacks::pawn_attacks(!us, ek) & to).lsb()
+                && pos.is_pawn_drop_mate(s)
+            {
+                to.clear(s);
+            }
+        }
+        drops += to.count();
+        drop_squares |= to;
+    }
+    EvasionCounts {
+        board,
+        drops,
+        drop_squares,
     }
 }
 
@@ -263,9 +347,8 @@ pub fn generate_legal<const ALL: bool>(pos: &Position, list: &mut MoveList) {
 /// perft's bulk count.
 pub fn count_legal<const ALL: bool>(pos: &Position) -> usize {
     if pos.in_check() {
-        let mut list = MoveList::new();
-        generate_evasions::<ALL>(pos, &mut list);
-        return list.len();
+        let c = count_evasions::<ALL>(pos);
+        return (c.board + c.drops) as usize;
     }
     let us = pos.side_to_move();
     let occ = pos.occupied();
@@ -389,5 +472,62 @@ impl Position {
     /// Whether the side to move is checkmated (in check with no legal move).
     pub fn is_checkmate(&self) -> bool {
         self.in_check() && !self.has_legal_move()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The counts agree with the generated evasions after every check along walks through
+    /// positions where the defender holds many kinds (long gaps, pawn files, dead ranks).
+    #[test]
+    fn evasion_counts_match_the_generated_evasions() {
+        let starts = [
+            "ln1g3nl/1r2k1sb1/p1ppppgpp/1p4p2/9/2P1P4/PP1P1PPPP/1BS1G2R1/LN1GK1SNL b Ps 1",
+            "4k4/9/9/9/9/9/9/9/B4R2L b rb4g4s4n3l18p 1",
+            "k8/p8/2N6/2N6/9/9/9/9/8R b r2b4g4s2n4l17p 1",
+            "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w rb 1",
+        ];
+        let mut in_check = 0;
+        for sfen in starts {
+            let mut pos = Position::from_sfen(sfen).unwrap_or_else(|e| panic!("{sfen}: {e:?}"));
+            for step in 0..60 {
+                let mut list = MoveList::new();
+                generate_legal::<true>(&pos, &mut list);
+                if list.is_empty() {
+                    break;
+                }
+                for &m in &list {
+                    pos.do_move(m);
+                    if pos.in_check() {
+                        in_check += 1;
+                        let mut evasions = MoveList::new();
+                        generate_evasions::<true>(&pos, &mut evasions);
+                        let drops: Vec<Move> = evasions.iter().copied().filter(|e| e.is_drop()).collect();
+                        let squares = drops.iter().fold(Bitboard::EMPTY, |b, d| b.with(d.to()));
+                        let want = EvasionCounts {
+                            board: (evasions.len() - drops.len()) as u32,
+                            drops: drops.len() as u32,
+                            drop_squares: squares,
+                        };
+                        assert_eq!(count_evasions::<true>(&pos), want, "{}", pos.to_sfen());
+                        let mut fewer = MoveList::new();
+                        generate_evasions::<false>(&pos, &mut fewer);
+                        let c = count_evasions::<false>(&pos);
+                        assert_eq!((c.board + c.drops) as usize, fewer.len(), "{}", pos.to_sfen());
+                    }
+                    pos.undo_move(m);
+                }
+                // Prefer captures and drops so that hands change along the walk.
+                let pick = list
+                    .iter()
+                    .copied()
+                    .find(|&m| m.is_drop() || pos.piece_on(m.to()).is_some())
+                    .unwrap_or(list[(step * 7) % list.len()]);
+                pos.do_move(pick);
+            }
+        }
+        assert!(in_check > 300, "{in_check}");
     }
 }

@@ -52,7 +52,7 @@ mod tt;
 use super::exact::{InterpositionGap, some_capture_without_piece};
 use arrayvec::ArrayVec;
 use shared::{Job, Shared};
-use soppo_core::movegen::{MoveList, generate_checks, generate_evasions, generate_legal};
+use soppo_core::movegen::{MoveList, count_evasions, generate_checks, generate_legal};
 use soppo_core::{Bitboard, Color, Hand, Move, PieceKind, Position, Square};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, PoisonError};
@@ -1680,18 +1680,8 @@ fn promotion_pair(pos: &Position, m: Move, checks: &MoveList) -> bool {
 /// The defender's replies to a check as the search meets them: with `chains`, interposing
 /// drops on one square count once (they form a chain there, see `Dfpn::evaluate`).
 fn effective_replies(pos: &Position, chains: bool) -> u32 {
-    let mut list = MoveList::new();
-    generate_evasions::<true>(pos, &mut list);
-    let mut drop_squares = Bitboard::EMPTY;
-    let mut others = 0;
-    for &m in &list {
-        if m.is_drop() && chains {
-            drop_squares.set(m.to());
-        } else {
-            others += 1;
-        }
-    }
-    others + drop_squares.count()
+    let c = count_evasions::<true>(pos);
+    c.board + if chains { c.drop_squares.count() } else { c.drops }
 }
 
 /// The place of a dropped kind in an interposition chain: the weaker the piece, the sooner.
