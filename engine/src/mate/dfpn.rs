@@ -124,6 +124,9 @@ pub enum DfpnVerdict {
 pub struct DfpnStats {
     pub nodes: u64,
     pub hashfull_permille: u32,
+    /// During [`Dfpn::shortest_line`]: whether the line walked for the shortest length proven
+    /// so far lasts that whole length (the defender gives up no sooner than the proof allows).
+    pub line_fills_bound: bool,
 }
 
 /// A line from [`Dfpn::shortest_line`].
@@ -202,6 +205,8 @@ pub struct Dfpn {
     /// Nodes since the last [`Dfpn::solve`], across the searches that follow it (line walks,
     /// bounded searches): what [`Dfpn::stats`] reports.
     searched: u64,
+    /// See [`DfpnStats::line_fills_bound`].
+    line_fills_bound: bool,
     max_nodes: u64,
     next_poll: u64,
     aborted: bool,
@@ -304,6 +309,7 @@ impl Dfpn {
             nodes: 0,
             reported: 0,
             searched: 0,
+            line_fills_bound: false,
             max_nodes: u64::MAX,
             next_poll: POLL_INTERVAL,
             aborted: false,
@@ -377,6 +383,7 @@ impl Dfpn {
         DfpnStats {
             nodes: self.searched + self.shared.helper_nodes.load(Ordering::Relaxed),
             hashfull_permille: self.shared.tt.hashfull_permille(),
+            line_fills_bound: self.line_fills_bound,
         }
     }
 
@@ -454,7 +461,9 @@ impl Dfpn {
         }
         let mut len = len?;
         // A line for every length proven, so that a stop leaves the best one found so far.
+        self.line_fills_bound = false;
         let mut line = self.bounded_line(pos, len, Replies::Stored, stop, &mut nodes)?;
+        self.line_fills_bound = line.len() == usize::from(len);
         let mut shortest = len <= 1;
         while !shortest {
             let bound = len - 2;
@@ -472,6 +481,7 @@ impl Dfpn {
                         Some(shorter) => line = shorter,
                         None => break,
                     }
+                    self.line_fills_bound = line.len() == usize::from(len);
                     shortest = len <= 1;
                 }
                 DfpnVerdict::Disproven => shortest = true,
@@ -485,6 +495,7 @@ impl Dfpn {
                 None => shortest = false,
             }
         }
+        self.line_fills_bound = false;
         Some(ShortLine {
             line,
             shortest,

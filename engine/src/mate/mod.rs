@@ -519,11 +519,16 @@ fn run_dfpn(
             on_line(l, &dfpn.stats());
         }
     }
+    // The shortening gets half the time left, the tightening walk the rest; but while the
+    // shortening's line lasts its whole bound, no walk can give a longer defence within that
+    // bound, so the shortening keeps the time, up to the deadline.
     let shorten_until = deadline.map(|d| {
         let now = Instant::now();
         now + d.saturating_duration_since(now) / 2
     });
-    let mut shorten_stop = |stats: &DfpnStats| stop(stats) || shorten_until.is_some_and(|u| Instant::now() >= u);
+    let mut shorten_stop = |stats: &DfpnStats| {
+        stop(stats) || (!stats.line_fills_bound && shorten_until.is_some_and(|u| Instant::now() >= u))
+    };
     let Some(short) = dfpn.shortest_line(pos, &mut shorten_stop) else {
         return DfpnAnswer {
             verdict,
@@ -538,7 +543,12 @@ fn run_dfpn(
     // the time limit and passes the move checks, is the answer. Otherwise df-pn's first line
     // is kept unless there is none. A line tightened before is walked again only if the
     // shortening has since proved a shorter mate than that line.
-    let needs_tightening = !short.shortest && better.as_ref().is_none_or(|b| usize::from(short.bound) < b.len());
+    // A line as long as its bound is kept as it is: the attacker mates within the bound
+    // whatever the defender does, so no walk can make the defence last longer. (Microcosmos:
+    // the shortening's 1525-ply line, where the walk took another 9 s to find the same length.)
+    let bound = usize::from(short.bound);
+    let fills_bound = !short.shortest && short.line.len() == bound;
+    let needs_tightening = !short.shortest && !fills_bound && better.as_ref().is_none_or(|b| bound < b.len());
     if needs_tightening && !stop(&dfpn.stats()) {
         // It may take the rest of the time: the line is the answer either way.
         let tighter = dfpn
@@ -550,6 +560,10 @@ fn run_dfpn(
         better = tighter.or(better);
     }
     let unshown = (!short.shortest).then(|| short.line.clone());
+    if fills_bound && better.as_ref().is_none_or(|b| b.len() != bound) {
+        // It will be the answer (see `unshown_answer`).
+        on_line(&short.line, &dfpn.stats());
+    }
     // Showing a line exact costs about what the exact search would have needed to find it,
     // and that search has already had its turn: the verifier gets a second at most.
     let verify_until = Instant::now() + VERIFY_TIME;
@@ -581,11 +595,32 @@ fn run_dfpn(
         }
         ShortAnswer::Nothing => DfpnAnswer {
             verdict,
-            line: better.or(line).or(unshown),
+            line: match unshown {
+                Some(short) => unshown_answer(line, better, short, bound),
+                None => better.or(line),
+            },
             answer: None,
             fallback: None,
         },
     }
+}
+
+/// The answer when no line was shown shortest, from df-pn's first line, the tightened line
+/// and the shortening's line, whose attacker mates within `bound` plies against any defence.
+/// A line that lasts that whole bound comes first: a longer one has the attacker miss a
+/// quicker mate, a shorter one has the defender give up before the proof says it must. A
+/// tightened line of the same length is kept (its replies were checked by small searches).
+/// Otherwise the tightened line, then the first line, then the shortening's.
+fn unshown_answer(
+    first: Option<Vec<Move>>,
+    tightened: Option<Vec<Move>>,
+    short: Vec<Move>,
+    bound: usize,
+) -> Option<Vec<Move>> {
+    if short.len() == bound && tightened.as_ref().is_none_or(|t| t.len() != bound) {
+        return Some(short);
+    }
+    tightened.or(first).or(Some(short))
 }
 
 /// What a line from [`Dfpn::shortest_line`] is worth.

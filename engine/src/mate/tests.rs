@@ -483,3 +483,38 @@ fn measure_super_piece() {
     eprintln!("time: on {:.0} ms, off {:.0} ms", times[0], times[1]);
     assert_eq!(sums[0].1, 0, "answers differ");
 }
+
+/// Without a line shown shortest, the answer is the one that lasts the shortest bound proven;
+/// a tightened line of that length is kept; otherwise tightened, then first, then short.
+#[test]
+fn an_unshown_answer_prefers_the_line_that_lasts_its_bound() {
+    let m = Move::drop(soppo_core::PieceKind::Gold, soppo_core::Square::new(0).unwrap());
+    let line = |n: usize| vec![m; n];
+    // Microcosmos: first proof 1565 plies, tightening cut short, shortening at 1525 with a
+    // 1525-ply line.
+    assert_eq!(
+        super::unshown_answer(Some(line(1565)), None, line(1525), 1525),
+        Some(line(1525))
+    );
+    // A tightened line that gives up early or runs long loses to the full one.
+    assert_eq!(
+        super::unshown_answer(Some(line(119)), Some(line(113)), line(117), 117),
+        Some(line(117))
+    );
+    // A tightened line of the bound's length is kept (here distinguishable by its move).
+    let other = vec![Move::drop(soppo_core::PieceKind::Silver, soppo_core::Square::new(1).unwrap()); 117];
+    assert_eq!(
+        super::unshown_answer(Some(line(121)), Some(other.clone()), line(117), 117),
+        Some(other)
+    );
+    // A short line that does not last its bound comes last.
+    assert_eq!(
+        super::unshown_answer(Some(line(121)), Some(line(119)), line(111), 117),
+        Some(line(119))
+    );
+    assert_eq!(
+        super::unshown_answer(Some(line(121)), None, line(111), 117),
+        Some(line(121))
+    );
+    assert_eq!(super::unshown_answer(None, None, line(111), 117), Some(line(111)));
+}
