@@ -350,6 +350,15 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 }
 
 fn main() -> ExitCode {
+    // Rust ignores SIGPIPE, so `println!` panics when the reader goes away
+    // (`soppo-tools tsume … | head -1`). A command-line tool should end quietly instead, as
+    // the usual Unix tools do.
+    #[cfg(unix)]
+    // SAFETY: restoring a signal's default disposition at the start of `main`, before any
+    // other thread exists, races with nothing.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,
