@@ -547,7 +547,9 @@ fn run_dfpn(
     // whatever the defender does, so no walk can make the defence last longer. (Microcosmos:
     // the shortening's 1525-ply line, where the walk took another 9 s to find the same length.)
     let bound = usize::from(short.bound);
-    let fills_bound = !short.shortest && short.line.len() == bound;
+    // The shortening's line is an answer only once its moves and final mate are checked.
+    let unshown_ok = !short.shortest && verify::verify_moves_and_mate(pos, &short.line).is_ok();
+    let fills_bound = unshown_ok && short.line.len() == bound;
     let needs_tightening = !short.shortest && !fills_bound && better.as_ref().is_none_or(|b| bound < b.len());
     if needs_tightening && !stop(&dfpn.stats()) {
         // It may take the rest of the time: the line is the answer either way.
@@ -559,7 +561,7 @@ fn run_dfpn(
         }
         better = tighter.or(better);
     }
-    let unshown = (!short.shortest).then(|| short.line.clone());
+    let unshown = unshown_ok.then(|| short.line.clone());
     if fills_bound && better.as_ref().is_none_or(|b| b.len() != bound) {
         // It will be the answer (see `unshown_answer`).
         on_line(&short.line, &dfpn.stats());
