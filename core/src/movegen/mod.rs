@@ -102,29 +102,11 @@ fn drops(pos: &Position, target: Bitboard, list: &mut MoveList) {
     if hand.is_empty() {
         return;
     }
-    if hand.has(PieceKind::Pawn) {
-        let mut to_sqs = target.and_not(dead_ranks(us, PieceKind::Pawn)) & pos.pawn_drop_files_ok();
-        // Only the square in front of the enemy king can be a pawn-drop mate.
-        if let Some(ek) = pos.king_square(!us) {
-            let front = crate::attacks::pawn_attacks(!us, ek);
-            if let Some(s) = (front & to_sqs).lsb()
-                && pos.is_pawn_drop_mate(s)
-            {
-                to_sqs.clear(s);
+    for kind in [PieceKind::Pawn, PieceKind::Lance, PieceKind::Knight] {
+        if hand.has(kind) {
+            for to in drop_targets(pos, kind, target) {
+                list.push(Move::drop(kind, to));
             }
-        }
-        for to in to_sqs {
-            list.push(Move::drop(PieceKind::Pawn, to));
-        }
-    }
-    if hand.has(PieceKind::Lance) {
-        for to in target.and_not(dead_ranks(us, PieceKind::Lance)) {
-            list.push(Move::drop(PieceKind::Lance, to));
-        }
-    }
-    if hand.has(PieceKind::Knight) {
-        for to in target.and_not(dead_ranks(us, PieceKind::Knight)) {
-            list.push(Move::drop(PieceKind::Knight, to));
         }
     }
     // The four kinds that may be dropped anywhere: loop squares once, kinds inside.
@@ -262,8 +244,7 @@ pub fn count_evasions<const ALL: bool>(pos: &Position) -> EvasionCounts {
         drop_squares: Bitboard::EMPTY,
     };
     let Some(ksq) = pos.king_square(us) else { return none };
-    let occ = pos.occupied();
-    let occ_no_king = occ.without(ksq);
+    let occ_no_king = pos.occupied().without(ksq);
     let steps = king_attacks(ksq).and_not(pos.pieces(us));
     let mut board = steps.and_not(pos.attacks_around(!us, ksq, occ_no_king)).count();
     let checkers = pos.checkers();
@@ -272,41 +253,15 @@ pub fn count_evasions<const ALL: bool>(pos: &Position) -> EvasionCounts {
     }
     let checker = checkers.single();
     let gap = between(ksq, checker);
-    let target = gap.with(checker);
-    let zone = promotion_zone(us);
-    let pinned = pos.pinned(us);
-    let pawns = pos.pieces_of(us, PieceKind::Pawn).and_not(pinned);
-    let pawn_to = match us {
-        Color::Black => pawns.shift_up(),
-        Color::White => pawns.shift_down(),
-    } & target;
-    board += pawn_count::<ALL>(us, pawn_to, zone);
-    let others = pos
-        .pieces(us)
-        .and_not(pos.kind_bb(PieceKind::Pawn) | pos.kind_bb(PieceKind::King) | pinned);
-    for from in others {
-        let Some(p) = pos.piece_on(from) else { continue };
-        let to = attacks(us, p.kind(), from, occ) & target;
-        board += destination_count::<ALL>(us, p.kind(), from, to, zone);
-    }
-    let hand = pos.hand(us);
-    if gap.is_empty() || hand.is_empty() {
-        return EvasionCounts { board, ..none };
-    }
+    // A pinned piece's line meets the checking line only at the king, so it counts nothing.
+    board += board_move_count::<ALL>(pos, gap.with(checker));
     let (mut drops, mut drop_squares) = (0, Bitboard::EMPTY);
-    for kind in hand.kinds() {
-        let mut to = gap.and_not(dead_ranks(us, kind));
-        if kind == PieceKind::Pawn {
-            to &= pos.pawn_drop_files_ok();
-            if let Some(ek) = pos.king_square(!us)
-                && let Some(s) = (crate::attacks::pawn_attacks(!us, ek) & to).lsb()
-                && pos.is_pawn_drop_mate(s)
-            {
-                to.clear(s);
-            }
+    if gap.is_nonempty() {
+        for kind in pos.hand(us).kinds() {
+            let to = drop_targets(pos, kind, gap);
+            drops += to.count();
+            drop_squares |= to;
         }
-        drops += to.count();
-        drop_squares |= to;
     }
     EvasionCounts {
         board,
@@ -354,19 +309,42 @@ pub fn count_legal<const ALL: bool>(pos: &Position) -> usize {
     let occ = pos.occupied();
     let empty = !occ;
     let target = !pos.pieces(us);
+    let king = pos.king_square(us);
+    let mut n = board_move_count::<ALL>(pos, target);
+
+    // King steps, each checked for safety.
+    if let Some(k) = king {
+        let occ_no_king = occ.without(k);
+        for to in king_attacks(k) & target {
+            if !pos.is_attacked_by(!us, to, occ_no_king, Bitboard::FULL) {
+                n += 1;
+            }
+        }
+    }
+
+    // Drops: one move per empty square allowed for each held kind.
+    for kind in pos.hand(us).kinds() {
+        n += drop_targets(pos, kind, empty).count();
+    }
+    n as usize
+}
+
+/// Board moves of every non-king piece of the side to move onto `target`, counted as
+/// [`board_moves`] would list them; a pinned piece only along its pin line.
+#[inline(always)]
+fn board_move_count<const ALL: bool>(pos: &Position, target: Bitboard) -> u32 {
+    let us = pos.side_to_move();
+    let occ = pos.occupied();
     let zone = promotion_zone(us);
     let king = pos.king_square(us);
     let pinned = pos.pinned(us);
-    let mut n = 0u32;
-
     // Pawns (unpinned all at once; pinned ones below with the other pinned pieces).
     let pawns = pos.pieces_of(us, PieceKind::Pawn).and_not(pinned);
     let pawn_to = match us {
         Color::Black => pawns.shift_up(),
         Color::White => pawns.shift_down(),
     } & target;
-    n += pawn_count::<ALL>(us, pawn_to, zone);
-
+    let mut n = pawn_count::<ALL>(us, pawn_to, zone);
     // Other pieces: destinations per piece, restricted to the pin line when pinned.
     let others = pos.pieces(us).and_not(pos.kind_bb(PieceKind::King)).and_not(pawns);
     for from in others {
@@ -380,35 +358,26 @@ pub fn count_legal<const ALL: bool>(pos: &Position) -> usize {
         }
         n += destination_count::<ALL>(us, kind, from, to, zone);
     }
+    n
+}
 
-    // King steps, each checked for safety.
-    if let Some(k) = king {
-        let occ_no_king = occ.without(k);
-        for to in king_attacks(k) & target {
-            if !pos.is_attacked_by(!us, to, occ_no_king, Bitboard::FULL) {
-                n += 1;
-            }
+/// The squares of `target` (empty squares) where the side to move may drop a `kind`: dead
+/// ranks, nifu and the pawn-drop-mate rule obeyed.
+#[inline(always)]
+fn drop_targets(pos: &Position, kind: PieceKind, target: Bitboard) -> Bitboard {
+    let us = pos.side_to_move();
+    let mut to = target.and_not(dead_ranks(us, kind));
+    if kind == PieceKind::Pawn {
+        to &= pos.pawn_drop_files_ok();
+        // Only the square in front of the enemy king can be a pawn-drop mate.
+        if let Some(ek) = pos.king_square(!us)
+            && let Some(s) = (crate::attacks::pawn_attacks(!us, ek) & to).lsb()
+            && pos.is_pawn_drop_mate(s)
+        {
+            to.clear(s);
         }
     }
-
-    // Drops: one move per empty square allowed for each held kind.
-    let hand = pos.hand(us);
-    if !hand.is_empty() {
-        for kind in hand.kinds() {
-            let mut to = empty.and_not(dead_ranks(us, kind));
-            if kind == PieceKind::Pawn {
-                to &= pos.pawn_drop_files_ok();
-                if let Some(ek) = pos.king_square(!us)
-                    && let Some(s) = (crate::attacks::pawn_attacks(!us, ek) & to).lsb()
-                    && pos.is_pawn_drop_mate(s)
-                {
-                    to.clear(s);
-                }
-            }
-            n += to.count();
-        }
-    }
-    n as usize
+    to
 }
 
 /// Moves of pawns landing on `to` (one bitboard for all pawns).
