@@ -548,7 +548,14 @@ fn run_dfpn(
     // the shortening's 1525-ply line, where the walk took another 9 s to find the same length.)
     let bound = usize::from(short.bound);
     // The shortening's line is an answer only once its moves and final mate are checked.
-    let unshown_ok = !short.shortest && verify::verify_moves_and_mate(pos, &short.line).is_ok();
+    let unshown_ok = !short.shortest && {
+        let ok = verify::verify_moves_and_mate(pos, &short.line).is_ok();
+        if !ok {
+            // Never happens unless there is a bug; the line is not used.
+            log::error!("df-pn's bounded line does not mate");
+        }
+        ok
+    };
     let fills_bound = unshown_ok && short.line.len() == bound;
     let needs_tightening = !short.shortest && !fills_bound && better.as_ref().is_none_or(|b| bound < b.len());
     if needs_tightening && !stop(&dfpn.stats()) {
@@ -644,12 +651,13 @@ enum ShortAnswer {
 /// mate are checked ([`MateOutcome::Shortest`]). A line the verifier finds not exact (an
 /// interposition it counts is useless by the full rule) is still a mating line.
 fn shortest_answer(pos: &Position, short: dfpn::ShortLine, stop: &mut dyn FnMut() -> bool) -> ShortAnswer {
+    if !short.shortest {
+        // Checked by the caller, which may still answer with it (see `unshown_answer`).
+        return ShortAnswer::Nothing;
+    }
     if verify::verify_moves_and_mate(pos, &short.line).is_err() {
         // Never happens unless there is a bug; the line is not used.
         log::error!("df-pn's bounded line does not mate");
-        return ShortAnswer::Nothing;
-    }
-    if !short.shortest {
         return ShortAnswer::Nothing;
     }
     match verify::verify_until(pos, &short.line, stop) {
