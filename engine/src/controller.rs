@@ -535,10 +535,12 @@ fn mate_info_message(p: &MateProgress) -> EngineMessage {
         InfoAttr::Time(p.elapsed),
         InfoAttr::HashFull(p.hashfull_permille),
     ]);
-    // A proven (not yet shortest) line is shown as the current best line.
+    // A proven (not yet shortest) line is shown as the current best line; before any proof,
+    // the line df-pn is working on.
     let pv = p
         .proven_line
         .as_ref()
+        .or(p.searching_line.as_ref())
         .map(|line| InfoAttr::Pv(line.iter().map(ToString::to_string).collect()));
     EngineMessage::Info(attrs.chain(pv).collect())
 }
@@ -607,6 +609,7 @@ mod tests {
             elapsed: Duration::from_millis(250),
             hashfull_permille: 3,
             proven_line: None,
+            searching_line: None,
         };
         assert_eq!(
             mate_info_message(&p).to_string(),

@@ -755,6 +755,48 @@ fn go_mate_finds_verified_mates() {
     e.quit(PROMPT);
 }
 
+/// While a long `go mate` works, before any proof, it shows the line df-pn is on as the pv of
+/// its `info` lines: from the root, legal, every attacker move a check. The answer is still
+/// exactly one `checkmate` line.
+#[test]
+fn go_mate_shows_the_line_it_works_on() {
+    let mut e = Engine::start();
+    let p = pos(&format!("sfen {HARD_MATE}"));
+    e.send("setoption name Threads value 1");
+    e.send(&format!("position sfen {HARD_MATE}"));
+    e.send("go mate 1500");
+    let lines = e.collect_until(|l| l.starts_with("checkmate"), SEARCH);
+    let attacker = p.side_to_move();
+    let mut shown = 0;
+    for line in &lines {
+        let Ok(EngineMessage::Info(attrs)) = parse_engine_line(line) else {
+            continue;
+        };
+        for attr in attrs {
+            let InfoAttr::Pv(moves) = attr else { continue };
+            shown += 1;
+            let mut q = p.clone();
+            for (i, m) in moves.iter().enumerate() {
+                let attacking = q.side_to_move() == attacker;
+                let played = soppo_tests::engine::play_checked(&mut q, m);
+                e.check(played.is_ok(), || format!("pv move {} in `{line}`: {played:?}", i + 1));
+                if played.is_err() {
+                    break;
+                }
+                e.check(!attacking || q.in_check(), || {
+                    format!("pv move {} in `{line}` gives no check", i + 1)
+                });
+            }
+        }
+    }
+    e.check(shown > 0, || {
+        format!("no pv among {} lines before the answer", lines.len())
+    });
+    e.sync();
+    e.check(e.checkmates() == 1, || "not exactly one checkmate line".into());
+    e.quit(PROMPT);
+}
+
 /// `MateSuperPiece` on and off give the same one-move answer to a chuuai problem (the paper's
 /// Fig. 2 shape: seven squares between, every drop useless), and a bad value is refused.
 #[test]

@@ -221,6 +221,23 @@ pub struct Dfpn {
     path_hashes: Vec<u64>,
     /// Counting filter over `path_keys`: a zero means "not on the path" without a scan.
     filter: Vec<u16>,
+    /// The moves from the root to the current node.
+    path_moves: Vec<Move>,
+    /// Whether the current search publishes its path (see [`Dfpn::line_watcher`]).
+    publish_path: bool,
+}
+
+/// Reads the line a [`Dfpn`] is working on from another thread (see [`Dfpn::line_watcher`]).
+pub struct LineWatcher {
+    shared: Arc<Shared>,
+}
+
+impl LineWatcher {
+    /// The moves from the root of the first proof under way to the node df-pn was searching
+    /// at its last poll (every few thousand nodes); empty when no first proof is under way.
+    pub fn current_line(&self) -> Vec<Move> {
+        self.shared.published_line()
+    }
 }
 
 /// A thread's share in another thread's df-pn searches (see [`Dfpn::assistant`]). Run it on a
@@ -323,6 +340,19 @@ impl Dfpn {
             path_keys: vec![0; MAX_DEPTH + 2],
             path_hashes: vec![0; MAX_DEPTH + 2],
             filter: vec![0; 1 << FILTER_BITS],
+            path_moves: Vec::with_capacity(MAX_DEPTH + 2),
+            publish_path: false,
+        }
+    }
+
+    /// A handle that shows, from any thread, the line this solver's first proof
+    /// ([`Dfpn::solve`]) is working on: df-pn's current path from the root, each attacker move
+    /// the check that looks nearest to mate and each defender move the reply that looks
+    /// hardest to refute (the most-proving path). It is what a GUI can show while no mate is
+    /// proven yet; it is not a proof.
+    pub fn line_watcher(&self) -> LineWatcher {
+        LineWatcher {
+            shared: Arc::clone(&self.shared),
         }
     }
 
@@ -393,7 +423,11 @@ impl Dfpn {
         let mut p = pos.clone();
         self.searched = 0;
         self.shared.helper_nodes.store(0, Ordering::Relaxed);
-        self.search_root(&mut p, max_nodes, stop)
+        self.publish_path = true;
+        let verdict = self.search_root(&mut p, max_nodes, stop);
+        self.publish_path = false;
+        self.shared.publish_line(&[]);
+        verdict
     }
 
     /// A mating line from `pos` (attacker to move) after a proof: every attacker move checks,
@@ -942,6 +976,7 @@ impl Dfpn {
         let key = pos.key();
         self.path_keys[0] = key;
         self.path_hashes[0] = mix(key ^ 0x5eed);
+        self.path_moves.clear();
         self.filter[filter_index(key)] += 1;
         let r = self.mid(pos, 0, true, bound, INF, INF, stop);
         self.filter[filter_index(key)] -= 1;
@@ -1059,6 +1094,9 @@ impl Dfpn {
                     .helper_nodes
                     .fetch_add(self.nodes - self.reported, Ordering::Relaxed);
                 self.reported = self.nodes;
+            }
+            if self.id == 0 && self.publish_path {
+                self.shared.publish_line(&self.path_moves);
             }
             if stop(&self.stats()) {
                 self.aborted = true;
@@ -1398,6 +1436,8 @@ impl Dfpn {
             self.path_keys[depth + 1] = key;
             self.path_hashes[depth + 1] = self.child_path_hash(depth, m);
             self.filter[filter_index(key)] += 1;
+            self.path_moves.truncate(depth);
+            self.path_moves.push(m);
             let r = self.mid(
                 pos,
                 depth + 1,
@@ -1407,6 +1447,7 @@ impl Dfpn {
                 child_th_delta,
                 stop,
             );
+            self.path_moves.truncate(depth);
             self.filter[filter_index(key)] -= 1;
             pos.undo_move(m);
             let ch = &mut self.children[best];

@@ -55,6 +55,9 @@ pub struct MateProgress {
     /// shortest), reported once when it is found, so that a GUI can show it while the exact
     /// search goes on.
     pub proven_line: Option<Vec<Move>>,
+    /// While no mate is proven: the line df-pn's first proof is working on (see
+    /// [`dfpn::LineWatcher`]), for a GUI to show as the current line. Not a proof.
+    pub searching_line: Option<Vec<Move>>,
 }
 
 /// Longest mate the exact search looks for.
@@ -253,9 +256,28 @@ fn solve_side_by_side(
                     }
                     std::thread::sleep(Duration::from_millis(1));
                 }
+                // While the first proof runs, the line it works on is reported once a second
+                // (the exact search reports its lengths, without a line, in between).
+                let watcher = dfpn.line_watcher();
+                let mut last_report = first_line_clock();
                 let mut stop = |stats: &DfpnStats| {
                     dfpn_nodes.store(stats.nodes, Ordering::Relaxed);
                     dfpn_hashfull.store(stats.hashfull_permille, Ordering::Relaxed);
+                    if first_proof.load(Ordering::Relaxed) == 0 && last_report.elapsed() >= LINE_REPORT_INTERVAL {
+                        last_report = Instant::now();
+                        let line = watcher.current_line();
+                        if !line.is_empty() {
+                            let mut report = progress.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                            report(&MateProgress {
+                                depth: 0,
+                                nodes: stats.nodes + exact_nodes.load(Ordering::Relaxed),
+                                elapsed: start.elapsed(),
+                                hashfull_permille: stats.hashfull_permille,
+                                proven_line: None,
+                                searching_line: Some(line),
+                            });
+                        }
+                    }
                     dfpn_stop()
                 };
                 let mut report = |line: &[Move], stats: &DfpnStats| {
@@ -266,6 +288,7 @@ fn solve_side_by_side(
                         elapsed: start.elapsed(),
                         hashfull_permille: stats.hashfull_permille,
                         proven_line: Some(line.to_vec()),
+                        searching_line: None,
                     });
                 };
                 let found = run_dfpn(&mut dfpn, pos, deadline, &mut stop, &mut report, first_proof);
@@ -338,6 +361,7 @@ fn solve_side_by_side(
                                 elapsed: start.elapsed(),
                                 hashfull_permille: dfpn_hashfull.load(Ordering::Relaxed),
                                 proven_line: None,
+                                searching_line: None,
                             });
                         }
                         (!for_good && first_proof.load(Ordering::Relaxed) != 0)
@@ -438,6 +462,7 @@ fn exact_deepening(
             elapsed: start.elapsed(),
             hashfull_permille: exact.hashfull_permille(),
             proven_line: None,
+            searching_line: None,
         });
         if found {
             return Deepening::Found(l);
@@ -696,16 +721,21 @@ fn prove(
             .name("soppo-dfpn".into())
             .stack_size(dfpn::STACK_BYTES)
             .spawn_scoped(scope, move || {
-                let mut last_report = Instant::now();
+                let mut dfpn = Dfpn::new(hash_mb);
+                dfpn.set_drop_chains(config.drop_chains);
+                let watcher = dfpn.line_watcher();
+                let mut last_report = first_line_clock();
                 let mut stop = |stats: &DfpnStats| {
-                    if last_report.elapsed() >= Duration::from_secs(1) {
+                    if last_report.elapsed() >= LINE_REPORT_INTERVAL {
                         last_report = Instant::now();
+                        let line = watcher.current_line();
                         let _ = tx.send(MateProgress {
                             depth: 0,
                             nodes: exact_nodes + stats.nodes,
                             elapsed: start.elapsed(),
                             hashfull_permille: stats.hashfull_permille,
                             proven_line: None,
+                            searching_line: (!line.is_empty()).then_some(line),
                         });
                     }
                     out_of_time()
@@ -718,10 +748,9 @@ fn prove(
                         elapsed: start.elapsed(),
                         hashfull_permille: stats.hashfull_permille,
                         proven_line: Some(line.to_vec()),
+                        searching_line: None,
                     });
                 };
-                let mut dfpn = Dfpn::new(hash_mb);
-                dfpn.set_drop_chains(config.drop_chains);
                 run_dfpn(&mut dfpn, pos, deadline, &mut stop, &mut on_line, &AtomicU32::new(0))
             });
         let Ok(worker) = worker else {
@@ -746,6 +775,20 @@ const TIGHTEN_FIRST_MAX_PLIES: usize = 511;
 
 /// Longest the verifier may try to show a df-pn shortest line exact.
 const VERIFY_TIME: Duration = Duration::from_secs(1);
+
+/// How often df-pn's first proof reports its progress and the line it works on.
+const LINE_REPORT_INTERVAL: Duration = Duration::from_secs(1);
+
+/// When df-pn's first report comes, after its start: a GUI shows a line at once.
+const FIRST_LINE_AFTER: Duration = Duration::from_millis(100);
+
+/// The time of a "last report" that makes the first report due [`FIRST_LINE_AFTER`] from now,
+/// and the later ones every [`LINE_REPORT_INTERVAL`].
+fn first_line_clock() -> Instant {
+    let now = Instant::now();
+    now.checked_sub(LINE_REPORT_INTERVAL.saturating_sub(FIRST_LINE_AFTER))
+        .unwrap_or(now)
+}
 
 /// How long the exact search runs alone before df-pn joins it (two threads).
 const DFPN_DELAY: Duration = Duration::from_millis(50);

@@ -4,7 +4,7 @@
 
 use super::DfpnVerdict;
 use super::tt::Table;
-use soppo_core::Position;
+use soppo_core::{Move, Position};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, AtomicUsize, Ordering};
 
@@ -34,6 +34,8 @@ pub(super) struct Shared {
     /// Bit `t` of a slot: thread `t` has a node of this hash on its path.
     busy: Box<[AtomicU8]>,
     gate: Gate,
+    /// The owner's current path during a first proof (see `Dfpn::line_watcher`).
+    line: Mutex<Vec<Move>>,
 }
 
 impl Shared {
@@ -50,7 +52,23 @@ impl Shared {
             helper_nodes: AtomicU64::new(0),
             busy: (0..1usize << BUSY_BITS).map(|_| AtomicU8::new(0)).collect(),
             gate: Gate::default(),
+            line: Mutex::new(Vec::new()),
         }
+    }
+
+    /// Replaces the published line (see `Dfpn::line_watcher`).
+    pub fn publish_line(&self, moves: &[Move]) {
+        let mut line = self.line.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        line.clear();
+        line.extend_from_slice(moves);
+    }
+
+    /// The line last published.
+    pub fn published_line(&self) -> Vec<Move> {
+        self.line
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
     }
 
     /// Empties both tables (no other thread may be searching).

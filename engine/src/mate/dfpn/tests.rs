@@ -850,3 +850,35 @@ fn an_assistant_joins_the_owners_search() {
     let line = d.mate_line(&pos(sfen)).expect("a mate line");
     check_line(sfen, &line).unwrap();
 }
+
+/// While a first proof runs, the watcher shows a line from the root that df-pn is on: legal,
+/// every attacker move a check; nothing once the search is over.
+#[test]
+fn the_watched_line_is_legal_and_checks_while_the_proof_runs() {
+    let mut d = Dfpn::new(16);
+    let watcher = d.line_watcher();
+    let root = pos(ZUKO_99);
+    let attacker = root.side_to_move();
+    let mut seen = 0;
+    let mut longest = 0;
+    let verdict = d.solve(&root, 200_000, &mut |_| {
+        let line = watcher.current_line();
+        let mut p = root.clone();
+        for (i, &m) in line.iter().enumerate() {
+            assert!(p.is_legal_move(m), "ply {i}: {m} illegal in {line:?}");
+            let attacking = p.side_to_move() == attacker;
+            p.do_move(m);
+            assert!(!attacking || p.in_check(), "ply {i}: {m} is no check in {line:?}");
+        }
+        seen += 1;
+        longest = longest.max(line.len());
+        false
+    });
+    assert_eq!(verdict, DfpnVerdict::Unknown, "200,000 nodes do not prove Zuko 99");
+    assert!(seen >= 10, "polled {seen} times");
+    assert!(longest >= 9, "the deepest line watched had {longest} plies");
+    assert!(
+        watcher.current_line().is_empty(),
+        "a line is still shown after the search"
+    );
+}
