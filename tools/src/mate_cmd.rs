@@ -76,7 +76,9 @@ pub fn verify_mating_line(pos: &Position, line: &[Move]) -> std::result::Result<
 pub enum Stated {
     /// A mate of at most this many plies.
     Plies(u32),
-    /// `?`: some mate, length unknown.
+    /// `?`: the source states no answer (in the shared data: mate-engine test positions of
+    /// unknown length, and no-mate candidates whose status is not known). Such a row has no
+    /// reference: a sound answer neither passes nor fails, only a broken one fails.
     Unknown,
     /// `nomate`.
     NoMate,
@@ -205,17 +207,41 @@ impl fmt::Display for Got {
     }
 }
 
-/// Whether `got` answers `stated`.
+/// How a problem's answer compares with its stated one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Judgement {
+    Passed,
+    Failed,
+    /// The row states no answer (`?`) and the solver's is sound: a verified mate, a proven
+    /// no-mate, or a timeout.
+    NoReference,
+}
+
+/// Judges `got` against `stated`.
+pub fn judge(stated: Stated, got: &Got) -> Judgement {
+    if stated == Stated::Unknown {
+        return if matches!(got, Got::BadMate(_) | Got::BadInput(_)) {
+            Judgement::Failed
+        } else {
+            Judgement::NoReference
+        };
+    }
+    if passes(stated, got) {
+        Judgement::Passed
+    } else {
+        Judgement::Failed
+    }
+}
+
+/// Whether `got` answers `stated` (rows that state an answer).
 pub fn passes(stated: Stated, got: &Got) -> bool {
     match (stated, got) {
         (Stated::Plies(n), Got::Mate(len) | Got::Shortest(len)) => *len <= n,
         (Stated::NoMateWithin(n), Got::Mate(len) | Got::Shortest(len)) => *len > n,
         _ => matches!(
             (stated, got),
-            (
-                Stated::Unknown | Stated::Unstated,
-                Got::Mate(_) | Got::Shortest(_) | Got::Proven(_)
-            ) | (Stated::NoMate | Stated::NoMateWithin(_), Got::NoMate | Got::Timeout)
+            (Stated::Unstated, Got::Mate(_) | Got::Shortest(_) | Got::Proven(_))
+                | (Stated::NoMate | Stated::NoMateWithin(_), Got::NoMate | Got::Timeout)
         ),
     }
 }
@@ -225,6 +251,8 @@ pub fn passes(stated: Stated, got: &Got) -> bool {
 pub struct Summary {
     pub passed: usize,
     pub failed: usize,
+    /// Rows without a stated answer, answered soundly (see [`Judgement::NoReference`]).
+    pub unreferenced: usize,
 }
 
 struct Mismatch {
@@ -257,6 +285,7 @@ pub fn run(
     );
     let mut summary = Summary::default();
     let mut mismatches = Vec::new();
+    let mut unreferenced = Vec::new();
     let mut times = Vec::new();
     let mut total_nodes = 0u64;
     let mut solved = 0usize;
@@ -312,10 +341,19 @@ pub fn run(
                         }
                     }
                 };
-                if passes(p.stated, &got) {
-                    summary.passed += 1;
-                    bar.inc(1);
-                    continue;
+                match judge(p.stated, &got) {
+                    Judgement::Passed => {
+                        summary.passed += 1;
+                        bar.inc(1);
+                        continue;
+                    }
+                    Judgement::NoReference => {
+                        summary.unreferenced += 1;
+                        unreferenced.push(format!("  line {}: {}  got {got}", p.line, p.sfen));
+                        bar.inc(1);
+                        continue;
+                    }
+                    Judgement::Failed => {}
                 }
                 (p.line, p.sfen.clone(), p.stated.to_string(), got)
             }
@@ -347,6 +385,15 @@ pub fn run(
             println!("  line {}: {}  stated {}  got {}", m.line, m.sfen, m.stated, m.got);
         }
     }
+    if !unreferenced.is_empty() {
+        println!(
+            "{} rows state no answer (`?`), neither passed nor failed:",
+            unreferenced.len()
+        );
+        for u in &unreferenced {
+            println!("{u}");
+        }
+    }
     println!("mate suite: {} passed, {} failed", summary.passed, summary.failed);
     Ok(summary)
 }
@@ -375,7 +422,12 @@ mod tests {
         assert!(passes(Stated::Plies(3), &Got::Mate(1)));
         assert!(!passes(Stated::Plies(1), &Got::Mate(3)));
         assert!(!passes(Stated::Plies(3), &Got::Timeout));
-        assert!(passes(Stated::Unknown, &Got::Mate(7)));
+        assert_eq!(judge(Stated::Unknown, &Got::Mate(7)), Judgement::NoReference);
+        assert_eq!(judge(Stated::Unknown, &Got::NoMate), Judgement::NoReference);
+        assert_eq!(judge(Stated::Unknown, &Got::Timeout), Judgement::NoReference);
+        assert_eq!(judge(Stated::Unknown, &Got::BadMate(String::new())), Judgement::Failed);
+        assert_eq!(judge(Stated::Plies(3), &Got::Mate(3)), Judgement::Passed);
+        assert_eq!(judge(Stated::NoMate, &Got::Mate(3)), Judgement::Failed);
         assert!(passes(Stated::NoMateWithin(3), &Got::Mate(5)));
         assert!(!passes(Stated::NoMateWithin(3), &Got::Mate(3)));
         assert!(passes(Stated::NoMateWithin(3), &Got::Timeout));
