@@ -80,6 +80,10 @@ pub enum Stated {
     /// unknown length, and no-mate candidates whose status is not known). Such a row has no
     /// reference: a sound answer neither passes nor fails, only a broken one fails.
     Unknown,
+    /// `?`, but the note gives the length of a mate cshogi found (`cshogi_min=N`,
+    /// `cshogi_mate<=N`). cshogi counts useless interpositions as defences, so the tsume
+    /// answer is at most that long: judged as a stated length.
+    CshogiFound(u32),
     /// `nomate`.
     NoMate,
     /// `nomate<=N`: no mate within N plies.
@@ -93,6 +97,7 @@ impl fmt::Display for Stated {
         match self {
             Stated::Plies(n) => write!(f, "{n}"),
             Stated::Unknown => f.write_str("?"),
+            Stated::CshogiFound(n) => write!(f, "? (cshogi {n})"),
             Stated::NoMate => f.write_str("nomate"),
             Stated::NoMateWithin(n) => write!(f, "nomate<={n}"),
             Stated::Unstated => f.write_str("mate"),
@@ -116,6 +121,21 @@ impl Stated {
                 .map(Stated::Plies)
                 .map_err(|e| format!("bad length `{t}`: {e}"))
         }
+    }
+
+    /// A `?` row with cshogi's mate length in its note becomes [`Stated::CshogiFound`].
+    fn with_note(self, note: &str) -> Stated {
+        if self != Stated::Unknown {
+            return self;
+        }
+        let found = note.split(';').find_map(|field| {
+            let field = field.trim();
+            field
+                .strip_prefix("cshogi_min=")
+                .or_else(|| field.strip_prefix("cshogi_mate<="))
+                .and_then(|n| n.parse().ok())
+        });
+        found.map_or(self, Stated::CshogiFound)
     }
 
     fn is_nomate(self) -> bool {
@@ -154,7 +174,7 @@ pub fn parse_problems(text: &str) -> Vec<std::result::Result<Problem, BadRow>> {
             let cols: Vec<&str> = raw.split('\t').map(str::trim).collect();
             let stated = match cols.get(1).filter(|c| !c.is_empty()) {
                 None => Ok(Stated::Unstated),
-                Some(c) => Stated::parse(c),
+                Some(c) => Stated::parse(c).map(|s| s.with_note(cols.get(3).copied().unwrap_or(""))),
             };
             out.push(match stated {
                 Ok(stated) => Ok(Problem {
@@ -236,7 +256,7 @@ pub fn judge(stated: Stated, got: &Got) -> Judgement {
 /// Whether `got` answers `stated` (rows that state an answer).
 pub fn passes(stated: Stated, got: &Got) -> bool {
     match (stated, got) {
-        (Stated::Plies(n), Got::Mate(len) | Got::Shortest(len)) => *len <= n,
+        (Stated::Plies(n) | Stated::CshogiFound(n), Got::Mate(len) | Got::Shortest(len)) => *len <= n,
         (Stated::NoMateWithin(n), Got::Mate(len) | Got::Shortest(len)) => *len > n,
         _ => matches!(
             (stated, got),
@@ -404,9 +424,14 @@ mod tests {
 
     #[test]
     fn parses_stated_lengths() {
-        let text = "# c\n\nsfen1\t3\t-\tnote\nsfen2\t?\nsfen3\tnomate\nsfen4\tnomate<=5\nsfen5\nsfen6\tx\n";
+        let text = "# c\n\nsfen1\t3\t-\tnote\nsfen2\t?\nsfen3\tnomate\nsfen4\tnomate<=5\nsfen5\nsfen6\tx\n\
+                    sfen7\t?\t-\tsrc=X;cshogi_min=7;length not stated\nsfen8\t?\t-\tsrc=X;cshogi_mate<=23\n\
+                    sfen9\t?\t-\tsrc=X;cshogi=unknown\n";
         let v = parse_problems(text);
-        assert_eq!(v.len(), 6);
+        assert_eq!(v.len(), 9);
+        assert_eq!(v[6].as_ref().unwrap().stated, Stated::CshogiFound(7));
+        assert_eq!(v[7].as_ref().unwrap().stated, Stated::CshogiFound(23));
+        assert_eq!(v[8].as_ref().unwrap().stated, Stated::Unknown);
         assert_eq!(v[0].as_ref().unwrap().stated, Stated::Plies(3));
         assert_eq!(v[0].as_ref().unwrap().line, 3);
         assert_eq!(v[1].as_ref().unwrap().stated, Stated::Unknown);
@@ -427,6 +452,9 @@ mod tests {
         assert_eq!(judge(Stated::Unknown, &Got::Timeout), Judgement::NoReference);
         assert_eq!(judge(Stated::Unknown, &Got::BadMate(String::new())), Judgement::Failed);
         assert_eq!(judge(Stated::Plies(3), &Got::Mate(3)), Judgement::Passed);
+        assert_eq!(judge(Stated::CshogiFound(7), &Got::Mate(5)), Judgement::Passed);
+        assert_eq!(judge(Stated::CshogiFound(7), &Got::Timeout), Judgement::Failed);
+        assert_eq!(judge(Stated::CshogiFound(3), &Got::Shortest(5)), Judgement::Failed);
         assert_eq!(judge(Stated::NoMate, &Got::Mate(3)), Judgement::Failed);
         assert!(passes(Stated::NoMateWithin(3), &Got::Mate(5)));
         assert!(!passes(Stated::NoMateWithin(3), &Got::Mate(3)));
