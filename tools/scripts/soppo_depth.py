@@ -1,9 +1,10 @@
 """SS-Cut / DS-Cut at fixed depth: nodes and best moves against SoppoCut Off.
 
-Usage: python3 tools/scripts/soppo_depth.py BINARY GAMES_TSV N DEPTH
+Usage: python3 tools/scripts/soppo_depth.py BINARY GAMES_TSV N DEPTH [DISTANCE]
 Takes from each game of GAMES_TSV (`startpos moves ...` in the first column) the position
 12 plies before its end, keeps the first N, and searches each with `go depth DEPTH` under
-SoppoCut Off, Static and Dynamic (USI_Hash 16, `usinewgame` before each search).
+SoppoCut Off, Static and Dynamic (USI_Hash 16, `usinewgame` before each search). DISTANCE sets
+SoppoDistance, the fixed distance of Static (default: the engine's, 5).
 """
 import subprocess, sys, time
 
@@ -27,7 +28,10 @@ def search_all(binary, mode, poss, depth):
     p = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
     def send(s):
         p.stdin.write(s + "\n"); p.stdin.flush()
-    send("usi"); send("setoption name USI_Hash value 16"); send(f"setoption name SoppoCut value {mode}"); send("isready")
+    send("usi"); send("setoption name USI_Hash value 16"); send(f"setoption name SoppoCut value {mode}")
+    if distance is not None:
+        send(f"setoption name SoppoDistance value {distance}")
+    send("isready")
     while not p.stdout.readline().startswith("readyok"):
         pass
     results = []
@@ -47,6 +51,7 @@ def search_all(binary, mode, poss, depth):
     return results, time.time() - t0
 
 binary, games, n, depth = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+distance = int(sys.argv[5]) if len(sys.argv) > 5 else None
 poss = positions(games, n)
 base, tb = search_all(binary, "Off", poss, depth)
 print(f"Off: {sum(x for x, _ in base)} nodes, {tb:.1f} s, {len(poss)} positions, depth {depth}")
