@@ -780,7 +780,7 @@ const VERIFY_TIME: Duration = Duration::from_secs(1);
 const LINE_REPORT_INTERVAL: Duration = Duration::from_secs(1);
 
 /// When df-pn's first report comes, after its start: a GUI shows a line at once.
-const FIRST_LINE_AFTER: Duration = Duration::from_millis(100);
+const FIRST_LINE_AFTER: Duration = Duration::from_millis(50);
 
 /// The time of a "last report" that makes the first report due [`FIRST_LINE_AFTER`] from now,
 /// and the later ones every [`LINE_REPORT_INTERVAL`].
