@@ -268,28 +268,26 @@ fn solve_side_by_side(
                         let line = watcher.current_line();
                         if !line.is_empty() {
                             let mut report = progress.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-                            report(&MateProgress {
-                                depth: 0,
-                                nodes: stats.nodes + exact_nodes.load(Ordering::Relaxed),
-                                elapsed: start.elapsed(),
-                                hashfull_permille: stats.hashfull_permille,
-                                proven_line: None,
-                                searching_line: Some(line),
-                            });
+                            report(&dfpn_progress(
+                                stats,
+                                exact_nodes.load(Ordering::Relaxed),
+                                start,
+                                None,
+                                Some(line),
+                            ));
                         }
                     }
                     dfpn_stop()
                 };
                 let mut report = |line: &[Move], stats: &DfpnStats| {
                     let mut report = progress.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-                    report(&MateProgress {
-                        depth: 0,
-                        nodes: stats.nodes + exact_nodes.load(Ordering::Relaxed),
-                        elapsed: start.elapsed(),
-                        hashfull_permille: stats.hashfull_permille,
-                        proven_line: Some(line.to_vec()),
-                        searching_line: None,
-                    });
+                    report(&dfpn_progress(
+                        stats,
+                        exact_nodes.load(Ordering::Relaxed),
+                        start,
+                        Some(line.to_vec()),
+                        None,
+                    ));
                 };
                 let found = run_dfpn(&mut dfpn, pos, deadline, &mut stop, &mut report, first_proof);
                 if found.verdict == DfpnVerdict::Disproven || found.answer.is_some() {
@@ -729,27 +727,14 @@ fn prove(
                     if last_report.elapsed() >= LINE_REPORT_INTERVAL {
                         last_report = Instant::now();
                         let line = watcher.current_line();
-                        let _ = tx.send(MateProgress {
-                            depth: 0,
-                            nodes: exact_nodes + stats.nodes,
-                            elapsed: start.elapsed(),
-                            hashfull_permille: stats.hashfull_permille,
-                            proven_line: None,
-                            searching_line: (!line.is_empty()).then_some(line),
-                        });
+                        let searching = (!line.is_empty()).then_some(line);
+                        let _ = tx.send(dfpn_progress(stats, exact_nodes, start, None, searching));
                     }
                     out_of_time()
                 };
                 let report_tx = tx.clone();
                 let mut on_line = |line: &[Move], stats: &DfpnStats| {
-                    let _ = report_tx.send(MateProgress {
-                        depth: 0,
-                        nodes: exact_nodes + stats.nodes,
-                        elapsed: start.elapsed(),
-                        hashfull_permille: stats.hashfull_permille,
-                        proven_line: Some(line.to_vec()),
-                        searching_line: None,
-                    });
+                    let _ = report_tx.send(dfpn_progress(stats, exact_nodes, start, Some(line.to_vec()), None));
                 };
                 run_dfpn(&mut dfpn, pos, deadline, &mut stop, &mut on_line, &AtomicU32::new(0))
             });
@@ -775,6 +760,25 @@ const TIGHTEN_FIRST_MAX_PLIES: usize = 511;
 
 /// Longest the verifier may try to show a df-pn shortest line exact.
 const VERIFY_TIME: Duration = Duration::from_secs(1);
+
+/// A progress report of df-pn (no length to show), counting `other_nodes` (the exact
+/// search's) too.
+fn dfpn_progress(
+    stats: &DfpnStats,
+    other_nodes: u64,
+    start: Instant,
+    proven_line: Option<Vec<Move>>,
+    searching_line: Option<Vec<Move>>,
+) -> MateProgress {
+    MateProgress {
+        depth: 0,
+        nodes: stats.nodes + other_nodes,
+        elapsed: start.elapsed(),
+        hashfull_permille: stats.hashfull_permille,
+        proven_line,
+        searching_line,
+    }
+}
 
 /// How often df-pn's first proof reports its progress and the line it works on.
 const LINE_REPORT_INTERVAL: Duration = Duration::from_secs(1);
