@@ -797,6 +797,33 @@ fn go_mate_shows_the_line_it_works_on() {
     e.quit(PROMPT);
 }
 
+/// With one thread the exact search has the first turn (up to 2 s for `go mate infinite`),
+/// and it shows the line it works on as df-pn does: a GUI has a line long before df-pn's turn.
+#[test]
+fn go_mate_shows_a_line_during_the_exact_search() {
+    let mut e = Engine::start();
+    e.send("setoption name Threads value 1");
+    e.send(&format!("position sfen {HARD_MATE}"));
+    e.send("go mate infinite");
+    let lines = e.collect_until(|l| l.starts_with("info") && l.contains(" pv "), SEARCH);
+    e.send("stop");
+    let first = lines.last().expect("the matching line");
+    let time = match parse_engine_line(first) {
+        Ok(EngineMessage::Info(attrs)) => attrs.into_iter().find_map(|a| match a {
+            InfoAttr::Time(t) => Some(t),
+            _ => None,
+        }),
+        _ => None,
+    };
+    e.check(time.is_some_and(|t| t < Duration::from_secs(2)), || {
+        format!("the first pv came after the exact search's turn: `{first}`")
+    });
+    e.checkmate(SEARCH);
+    e.sync();
+    e.check(e.checkmates() == 1, || "not exactly one checkmate line".into());
+    e.quit(PROMPT);
+}
+
 /// `MateSuperPiece` on and off give the same one-move answer to a chuuai problem (the paper's
 /// Fig. 2 shape: seven squares between, every drop useless), and a bad value is refused.
 #[test]

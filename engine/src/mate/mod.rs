@@ -18,10 +18,10 @@ pub mod verify;
 
 use crate::search::SearchControl;
 use dfpn::{Dfpn, DfpnStats, DfpnVerdict};
-use exact::Exact;
+use exact::{Exact, Poll};
 use soppo_core::movegen::{MoveList, generate_checks};
 use soppo_core::{Move, Position};
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -56,7 +56,8 @@ pub struct MateProgress {
     /// search goes on.
     pub proven_line: Option<Vec<Move>>,
     /// While no mate is proven: the line df-pn's first proof is working on (see
-    /// [`dfpn::LineWatcher`]), for a GUI to show as the current line. Not a proof.
+    /// [`dfpn::LineWatcher`]) or, with one thread during its turn, the exact search's current
+    /// path from the root; for a GUI to show as the current line. Not a proof.
     pub searching_line: Option<Vec<Move>>,
 }
 
@@ -107,7 +108,7 @@ pub fn solve_with(
     time_limit: Option<Duration>,
     config: &MateConfig,
     control: &SearchControl,
-    mut progress: impl FnMut(&MateProgress) + Send,
+    progress: impl FnMut(&MateProgress) + Send,
 ) -> MateOutcome {
     let start = Instant::now();
     let deadline = time_limit.map(|t| start + t);
@@ -122,7 +123,28 @@ pub fn solve_with(
     let attacker = pos.side_to_move();
     let phase_end: Cell<Option<Instant>> = Cell::new(Some(start + exact_first_budget(time_limit)));
     let out_of_time = || control.stop_requested() || deadline.is_some_and(|d| Instant::now() >= d);
-    let mut stop = |_nodes: u64| out_of_time() || phase_end.get().is_some_and(|e| Instant::now() >= e);
+    // The exact search's stop callback reports the line it works on, as df-pn does, so that a
+    // GUI has a line to show before df-pn's turn; both report through this one callback.
+    let progress = RefCell::new(progress);
+    let report = |p: &MateProgress| (*progress.borrow_mut())(p);
+    let root = pos.clone();
+    let mut last_report = Instant::now()
+        .checked_sub(LINE_REPORT_INTERVAL.saturating_sub(EXACT_FIRST_LINE_AFTER))
+        .unwrap_or_else(Instant::now);
+    let mut stop = |poll: &Poll| {
+        if !poll.line.is_empty() && last_report.elapsed() >= LINE_REPORT_INTERVAL {
+            last_report = Instant::now();
+            report(&MateProgress {
+                depth: 0,
+                nodes: poll.nodes,
+                elapsed: start.elapsed(),
+                hashfull_permille: poll.hashfull_permille(),
+                proven_line: None,
+                searching_line: Some(legal_prefix(&root, poll.line)),
+            });
+        }
+        out_of_time() || phase_end.get().is_some_and(|e| Instant::now() >= e)
+    };
     let mut exact = Exact::new(attacker, (config.hash_mb / 4).max(1), &mut stop);
     exact.set_super_piece(config.super_piece);
     let mut pos = pos.clone();
@@ -132,7 +154,7 @@ pub fn solve_with(
     let mut exact_until: Option<Instant> = None;
     let mut dfpn_done = false;
     loop {
-        match exact_deepening(&mut exact, &mut pos, &mut next, start, &mut progress) {
+        match exact_deepening(&mut exact, &mut pos, &mut next, start, &mut { report }) {
             Deepening::Found(len) => {
                 // The answer is found: building and checking its line may take the rest of the
                 // time, not just what was left of the exact search's first turn.
@@ -162,7 +184,15 @@ pub fn solve_with(
         // The exact search needs longer: let df-pn decide whether there is a mate at all, then
         // look for the shortest one for half the time left.
         dfpn_done = true;
-        let found = prove(&pos, config, &out_of_time, deadline, start, &mut progress, exact.nodes);
+        let found = prove(
+            &pos,
+            config,
+            &out_of_time,
+            deadline,
+            start,
+            &mut { report },
+            exact.nodes,
+        );
         match found.verdict {
             DfpnVerdict::Disproven => return MateOutcome::NoMate,
             DfpnVerdict::Proven => {
@@ -301,8 +331,8 @@ fn solve_side_by_side(
                 dfpn_finished.store(true, Ordering::SeqCst);
                 found
             });
-        let mut stop = |nodes: u64| {
-            exact_nodes.store(nodes, Ordering::Relaxed);
+        let mut stop = |poll: &Poll| {
+            exact_nodes.store(poll.nodes, Ordering::Relaxed);
             let until = exact_until.load(Ordering::Relaxed);
             out_of_time()
                 || disproven.load(Ordering::Relaxed)
@@ -792,6 +822,26 @@ fn first_line_clock() -> Instant {
     let now = Instant::now();
     now.checked_sub(LINE_REPORT_INTERVAL.saturating_sub(FIRST_LINE_AFTER))
         .unwrap_or(now)
+}
+
+/// When the exact search's first report of its line comes (one thread; with two, df-pn's
+/// line comes [`FIRST_LINE_AFTER`] after its [`DFPN_DELAY`]): a GUI shows a line at once.
+const EXACT_FIRST_LINE_AFTER: Duration = Duration::from_millis(100);
+
+/// The longest start of `line` that is legal from `root`. The exact search's current line
+/// may go on through a position that exists only under a super piece (a dropped piece kept in
+/// hand, another kind in its place); such moves are not shown.
+pub(crate) fn legal_prefix(root: &Position, line: &[Move]) -> Vec<Move> {
+    let mut pos = root.clone();
+    let mut legal = Vec::with_capacity(line.len());
+    for &m in line {
+        if !pos.is_legal_move(m) {
+            break;
+        }
+        pos.do_move(m);
+        legal.push(m);
+    }
+    legal
 }
 
 /// How long the exact search runs alone before df-pn joins it (two threads).

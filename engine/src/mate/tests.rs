@@ -75,7 +75,7 @@ fn long_distance_interpositions_are_useless() {
     // Without the knight guarding 8a, a piece dropped there is taken back by the king: an
     // effective interposition, so the rook check is no mate in one.
     let mut pos = Position::from_sfen("k8/9/PP7/9/9/9/9/9/8R b r2b4g4s4n4l16p 1").unwrap();
-    let mut never = |_| false;
+    let mut never = |_: &exact::Poll| false;
     let mut exact = exact::Exact::new(pos.side_to_move(), 16, &mut never);
     assert!(!exact.or_node(&mut pos, 1));
 }
@@ -113,7 +113,7 @@ fn verifier_rejects_useless_interposition_lines() {
     let mut p = pos.clone();
     p.do_move(good[0]);
     assert!(p.has_legal_move());
-    let mut never = |_| false;
+    let mut never = |_: &exact::Poll| false;
     let mut exact = exact::Exact::new(pos.side_to_move(), 16, &mut never);
     assert!(exact.longest_defences(&mut p, 0).is_empty());
 }
@@ -272,7 +272,7 @@ fn with_a_deadline_the_exact_search_outlasts_a_fallback() {
 /// or off, and the nodes it took; `None` when the node budget ran out.
 fn exact_answer(sfen: &str, super_piece: bool, max: i32, budget: u64) -> (Option<(i32, Vec<Move>)>, u64) {
     let mut pos = Position::from_sfen(sfen).unwrap();
-    let mut stop = |nodes: u64| nodes >= budget;
+    let mut stop = |p: &exact::Poll| p.nodes >= budget;
     let mut exact = exact::Exact::new(pos.side_to_move(), 64, &mut stop);
     exact.set_super_piece(super_piece);
     let mut answer = None;
@@ -517,4 +517,17 @@ fn an_unshown_answer_prefers_the_line_that_lasts_its_bound() {
         Some(line(121))
     );
     assert_eq!(super::unshown_answer(None, None, line(111), 117), Some(line(111)));
+}
+
+/// A line shown while the exact search works stops before the first move that is not legal in
+/// the real game (a super piece's drop kept in hand can make a second drop look possible).
+#[test]
+fn shown_lines_stop_at_the_first_illegal_move() {
+    let pos = Position::from_sfen("k8/9/9/9/9/9/9/9/8R b Gr2b3g4s4n4l18p 1").unwrap();
+    let moves = |s: &str| s.split(' ').map(|m| Move::from_usi(m).unwrap()).collect::<Vec<_>>();
+    let line = moves("G*8b 9a8b 1i1b+ 8b7c");
+    assert_eq!(legal_prefix(&pos, &line), line);
+    // Black holds one gold: a second gold drop is not legal, and nothing after it is shown.
+    let broken = moves("G*8b 9a8b G*7b 8b7b 1i1b+");
+    assert_eq!(legal_prefix(&pos, &broken), moves("G*8b 9a8b"));
 }

@@ -9,7 +9,7 @@
 //! remaining length is the shortest mate, and every defender move is a counted defence (never a
 //! useless interposition) of the longest length available.
 
-use super::exact::Exact;
+use super::exact::{Exact, Poll};
 use soppo_core::{Move, Position};
 use std::fmt;
 
@@ -55,7 +55,7 @@ pub fn verify(root: &Position, line: &[Move]) -> Result<(), VerifyError> {
 pub fn verify_until(root: &Position, line: &[Move], stop: &mut dyn FnMut() -> bool) -> Result<(), VerifyError> {
     // Showing a line shortest can cost as much as finding it: give up after a budget (an
     // error, never a pass).
-    let mut budget = |nodes: u64| nodes >= VERIFY_NODE_BUDGET || stop();
+    let mut budget = |p: &Poll| p.nodes >= VERIFY_NODE_BUDGET || stop();
     let mut exact = Exact::new(root.side_to_move(), 64, &mut budget);
     verify_with(&mut exact, root, line)
 }
@@ -93,7 +93,7 @@ pub fn verify_moves_and_mate(root: &Position, line: &[Move]) -> Result<(), Verif
     }
     let mut pos = root.clone();
     play_checks(&mut pos, line)?;
-    let mut budget = |nodes: u64| nodes >= VERIFY_NODE_BUDGET;
+    let mut budget = |p: &Poll| p.nodes >= VERIFY_NODE_BUDGET;
     let mut exact = Exact::new(root.side_to_move(), 16, &mut budget);
     if exact.and_node(&mut pos, 0) {
         Ok(())

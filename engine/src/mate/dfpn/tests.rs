@@ -564,7 +564,7 @@ fn shortest_against_exact(file: &str, n: usize) -> Option<(usize, usize, usize)>
         let got = d.shortest_line(&root, &mut |_| false).expect("a mate");
         assert!(got.shortest, "{sfen}");
         check_line(sfen, &got.line).unwrap_or_else(|e| panic!("{sfen}: {e}"));
-        let mut never = |_: u64| false;
+        let mut never = |_: &crate::mate::exact::Poll| false;
         let mut exact = crate::mate::exact::Exact::new(root.side_to_move(), 16, &mut never);
         let t = exact.shortest(&mut root.clone(), 31).expect("exact answer") as usize;
         let len = got.line.len();

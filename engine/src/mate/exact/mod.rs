@@ -64,12 +64,30 @@ impl InterpositionGap {
     }
 }
 
+/// What the exact search shows its `stop` callback at each poll.
+pub(crate) struct Poll<'b> {
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// The moves from the root to the node being searched, up to where the search left the
+    /// real game for a hypothetical position (a piece taken out of a hand in a
+    /// useless-interposition test). Moves under a super piece may still be illegal in the real
+    /// game (see [`legal_prefix`](crate::mate::legal_prefix)).
+    pub line: &'b [Move],
+    table: &'b Table,
+}
+
+impl Poll<'_> {
+    pub(crate) fn hashfull_permille(&self) -> u32 {
+        self.table.hashfull_permille()
+    }
+}
+
 /// The exact tsume-rule search. `stop` is polled every 128 nodes: a node can cost tens of
 /// microseconds (useless-interposition tests), and `stop` must be answered within 50 ms.
 // Its flags are independent (stop state, two result qualifiers, a setting), not a state machine.
 #[allow(clippy::struct_excessive_bools)]
 pub(crate) struct Exact<'a> {
-    stop: &'a mut dyn FnMut(u64) -> bool,
+    stop: &'a mut dyn FnMut(&Poll) -> bool,
     pub nodes: u64,
     pub aborted: bool,
     /// Set when some failure may be due to a depth bound (so "no mate" is not proven).
@@ -79,6 +97,10 @@ pub(crate) struct Exact<'a> {
     repeated: bool,
     table: Table,
     path: Vec<u64>,
+    /// The moves that led to the keys of `path` (for [`Poll::line`]).
+    moves: Vec<Move>,
+    /// How many of `moves` are real (see [`Poll::line`]).
+    real_moves: usize,
     attacker: Color,
     /// Whether drops on one square are searched together as a super piece.
     super_piece: bool,
@@ -93,7 +115,7 @@ pub(crate) struct Exact<'a> {
 }
 
 impl<'a> Exact<'a> {
-    pub(crate) fn new(attacker: Color, hash_mb: usize, stop: &'a mut dyn FnMut(u64) -> bool) -> Self {
+    pub(crate) fn new(attacker: Color, hash_mb: usize, stop: &'a mut dyn FnMut(&Poll) -> bool) -> Self {
         Exact {
             stop,
             nodes: 0,
@@ -102,6 +124,8 @@ impl<'a> Exact<'a> {
             repeated: false,
             table: Table::new(hash_mb),
             path: Vec::new(),
+            moves: Vec::new(),
+            real_moves: usize::MAX,
             attacker,
             super_piece: true,
             sup: None,
@@ -123,6 +147,8 @@ impl<'a> Exact<'a> {
         self.cut_off = false;
         self.repeated = false;
         self.path.clear();
+        self.moves.clear();
+        self.real_moves = usize::MAX;
         self.saved.clear();
         self.contexts.clear();
         self.sup = None;
@@ -136,8 +162,15 @@ impl<'a> Exact<'a> {
 
     fn tick(&mut self) -> bool {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(128) && (self.stop)(self.nodes) {
-            self.aborted = true;
+        if self.nodes.is_multiple_of(128) {
+            let poll = Poll {
+                nodes: self.nodes,
+                line: &self.moves[..self.moves.len().min(self.real_moves)],
+                table: &self.table,
+            };
+            if (self.stop)(&poll) {
+                self.aborted = true;
+            }
         }
         self.aborted
     }
@@ -200,6 +233,7 @@ impl<'a> Exact<'a> {
             return false;
         }
         self.path.push(key);
+        self.moves.push(m);
         true
     }
 
@@ -209,6 +243,7 @@ impl<'a> Exact<'a> {
 
     fn leave(&mut self, pos: &mut Position, m: Move) {
         self.path.pop();
+        self.moves.pop();
         pos.undo_move(m);
         self.restore();
     }
@@ -627,9 +662,13 @@ impl<'a> Exact<'a> {
             if self.path.contains(&key) {
                 self.repeated = true;
             } else {
+                // The capture is not on `moves`, and the position below is hypothetical.
+                let real = self.real_moves;
+                self.real_moves = real.min(self.moves.len());
                 self.path.push(key);
                 found |= self.and_variants(pos, d);
                 self.path.pop();
+                self.real_moves = real;
             }
             (self.sup, self.domain) = saved;
             found == all

@@ -439,11 +439,13 @@ impl Exact<'_> {
             return false;
         }
         self.path.push(key);
+        self.moves.push(drop);
         true
     }
 
     pub(super) fn leave_super(&mut self, pos: &mut Position, drop: Move) {
         self.path.pop();
+        self.moves.pop();
         self.contexts.pop();
         self.restore();
         pos.take_hand_piece(!self.attacker, drop.dropped_kind());
