@@ -126,11 +126,10 @@ pub fn solve_with(
     // The exact search's stop callback reports the line it works on, as df-pn does, so that a
     // GUI has a line to show before df-pn's turn; both report through this one callback.
     let progress = RefCell::new(progress);
+    // A `Copy` closure: `&mut { report }` below lends a copy where a `FnMut` is wanted.
     let report = |p: &MateProgress| (*progress.borrow_mut())(p);
     let root = pos.clone();
-    let mut last_report = Instant::now()
-        .checked_sub(LINE_REPORT_INTERVAL.saturating_sub(EXACT_FIRST_LINE_AFTER))
-        .unwrap_or_else(Instant::now);
+    let mut last_report = first_line_clock(EXACT_FIRST_LINE_AFTER);
     let mut stop = |poll: &Poll| {
         if !poll.line.is_empty() && last_report.elapsed() >= LINE_REPORT_INTERVAL {
             last_report = Instant::now();
@@ -289,7 +288,7 @@ fn solve_side_by_side(
                 // While the first proof runs, the line it works on is reported once a second
                 // (the exact search reports its lengths, without a line, in between).
                 let watcher = dfpn.line_watcher();
-                let mut last_report = first_line_clock();
+                let mut last_report = first_line_clock(FIRST_LINE_AFTER);
                 let mut stop = |stats: &DfpnStats| {
                     dfpn_nodes.store(stats.nodes, Ordering::Relaxed);
                     dfpn_hashfull.store(stats.hashfull_permille, Ordering::Relaxed);
@@ -752,7 +751,7 @@ fn prove(
                 let mut dfpn = Dfpn::new(hash_mb);
                 dfpn.set_drop_chains(config.drop_chains);
                 let watcher = dfpn.line_watcher();
-                let mut last_report = first_line_clock();
+                let mut last_report = first_line_clock(FIRST_LINE_AFTER);
                 let mut stop = |stats: &DfpnStats| {
                     if last_report.elapsed() >= LINE_REPORT_INTERVAL {
                         last_report = Instant::now();
@@ -816,11 +815,11 @@ const LINE_REPORT_INTERVAL: Duration = Duration::from_secs(1);
 /// When df-pn's first report comes, after its start: a GUI shows a line at once.
 const FIRST_LINE_AFTER: Duration = Duration::from_millis(50);
 
-/// The time of a "last report" that makes the first report due [`FIRST_LINE_AFTER`] from now,
-/// and the later ones every [`LINE_REPORT_INTERVAL`].
-fn first_line_clock() -> Instant {
+/// The time of a "last report" that makes the first report due `first` from now, and the
+/// later ones every [`LINE_REPORT_INTERVAL`].
+fn first_line_clock(first: Duration) -> Instant {
     let now = Instant::now();
-    now.checked_sub(LINE_REPORT_INTERVAL.saturating_sub(FIRST_LINE_AFTER))
+    now.checked_sub(LINE_REPORT_INTERVAL.saturating_sub(first))
         .unwrap_or(now)
 }
 
