@@ -13,8 +13,13 @@ struct Group {
     terms: Vec<(String, f64)>,
 }
 
-/// Prints the evaluation of `sfen` (side to move's view) by parameter group.
+/// Prints the evaluation of `sfen` (side to move's view) by parameter group; with `-`, the
+/// evaluation of every SFEN read from standard input, one tab-separated line each: the total,
+/// then every group's share in centipawns (a header line names them), for analysis in bulk.
 pub fn run(sfen: &str, top: usize) -> anyhow::Result<()> {
+    if sfen == "-" {
+        return run_batch();
+    }
     let pos = Position::from_sfen(sfen)
         .map_err(|e| anyhow::anyhow!("{e}"))
         .context("bad SFEN")?;
@@ -49,5 +54,46 @@ pub fn run(sfen: &str, top: usize) -> anyhow::Result<()> {
         println!("{:>11} {:+8.0}  {}", g.name, g.total, shown.join(", "));
     }
     println!("{:>11} {:+8}", "total", soppo_engine::eval::evaluate(&pos));
+    Ok(())
+}
+
+/// Each group's share of the evaluation of `pos`, in centipawns, in parameter order.
+fn group_totals(pos: &Position) -> Vec<(&'static str, f64)> {
+    let c = counts(pos);
+    let mut groups: Vec<(&'static str, f64)> = Vec::new();
+    for i in 0..NUM_PARAMS {
+        let (name, _) = param_name(i);
+        let cp = f64::from(DEFAULT_PARAMS.0[i]) * f64::from(c.0[i]) / f64::from(FINE);
+        match groups.last_mut() {
+            Some(g) if g.0 == name => g.1 += cp,
+            _ => groups.push((name, cp)),
+        }
+    }
+    groups
+}
+
+fn run_batch() -> anyhow::Result<()> {
+    use std::io::{BufRead, Write};
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut header = false;
+    for (n, line) in std::io::stdin().lock().lines().enumerate() {
+        let line = line?;
+        let sfen = line.trim();
+        if sfen.is_empty() {
+            continue;
+        }
+        let pos = Position::from_sfen(sfen)
+            .map_err(|e| anyhow::anyhow!("{e}"))
+            .with_context(|| format!("line {}: bad SFEN", n + 1))?;
+        let groups = group_totals(&pos);
+        if !header {
+            let names: Vec<&str> = groups.iter().map(|g| g.0).collect();
+            writeln!(out, "total\t{}", names.join("\t"))?;
+            header = true;
+        }
+        let values: Vec<String> = groups.iter().map(|g| format!("{:.0}", g.1)).collect();
+        writeln!(out, "{}\t{}", soppo_engine::eval::evaluate(&pos), values.join("\t"))?;
+    }
     Ok(())
 }

@@ -60,7 +60,7 @@ enum Command {
 
 #[derive(Debug, Args)]
 struct EvalArgs {
-    /// Position as SFEN.
+    /// Position as SFEN, or `-` to evaluate one SFEN a line from standard input.
     sfen: String,
     /// Largest terms printed per group.
     #[arg(long, value_name = "N", default_value_t = 4)]

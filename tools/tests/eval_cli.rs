@@ -51,3 +51,47 @@ fn a_broken_sfen_is_a_clean_error() {
     let out = tools().args(["eval", "not a position"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2), "{out:?}");
 }
+
+#[test]
+fn a_batch_from_standard_input_matches_one_position_at_a_time() {
+    let sfens = [
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B7/LNSGKGSNL w - 1",
+        "4k4/9/9/9/9/9/1+r5+b1/3GSG3/4K4 b - 1",
+    ];
+    let input = sfens.join("\n") + "\n";
+    let out = tools().args(["eval", "-"]).write_stdin(input).output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let text = stdout_of(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines.len(),
+        sfens.len() + 1,
+        "a header and one line a position:\n{text}"
+    );
+    let header: Vec<&str> = lines[0].split('\t').collect();
+    assert_eq!(header[0], "total");
+    for (sfen, line) in sfens.iter().zip(&lines[1..]) {
+        let values: Vec<i64> = line.split('\t').map(|v| v.parse().unwrap()).collect();
+        assert_eq!(values.len(), header.len(), "{line}");
+        let (groups, total) = run(sfen);
+        assert_eq!(values[0], total, "{sfen}");
+        let named: Vec<(String, i64)> = header[1..]
+            .iter()
+            .map(|h| (*h).to_string())
+            .zip(values[1..].iter().copied())
+            .collect();
+        assert_eq!(named, groups, "{sfen}");
+    }
+}
+
+#[test]
+fn a_broken_sfen_in_a_batch_is_a_clean_error() {
+    let out = tools()
+        .args(["eval", "-"])
+        .write_stdin("not a position\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("line 1"), "{out:?}");
+}
