@@ -143,6 +143,10 @@ struct TuneEvalArgs {
     /// `selfplay` writes them); the game result has the rest.
     #[arg(long, value_name = "X", default_value_t = 0.7)]
     score_weight: f64,
+    /// Label each position with the mean of the side to move's searched scores over its next
+    /// N moves (N = 1: the position's own score).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    score_horizon: usize,
     /// Also write the new weights to this file (normally `engine/src/eval/weights.rs`).
     #[arg(long, value_name = "FILE")]
     write: Option<PathBuf>,
@@ -303,6 +307,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 all_positions: args.all_positions,
                 tune_material: args.tune_material,
                 score_weight: args.score_weight,
+                score_horizon: args.score_horizon,
                 write: args.write,
                 only: args.only,
             })?;

@@ -73,6 +73,9 @@ pub struct Options {
     pub tune_material: bool,
     /// Weight of the searched score in the target (games with a score column only).
     pub score_weight: f64,
+    /// The searched score of a position is replaced by the mean of the side to move's scores
+    /// over its next `score_horizon` moves (see [`scores_over_horizon`]); 1: the score itself.
+    pub score_horizon: usize,
     /// Where to write the new weights as `engine/src/eval/weights.rs`.
     pub write: Option<PathBuf>,
     /// Parameter groups to tune (by [`param_name`]); empty: all of them.
@@ -239,7 +242,9 @@ fn load(opts: &Options, stats: &mut LoadStats) -> Result<(Vec<Sample>, Vec<Sampl
             index + 1
         );
         let (mut pos, moves) = parse_game(cols[0]).with_context(|| format!("game {}", index + 1))?;
-        let scores = parse_scores(cols.get(4).copied(), moves.len()).with_context(|| format!("game {}", index + 1))?;
+        let scores = parse_scores(cols.get(4).copied(), moves.len())
+            .with_context(|| format!("game {}", index + 1))?
+            .map(|s| scores_over_horizon(&s, opts.score_horizon));
         // (position, searched score) of every position kept. With scores, the position before
         // each searched move is kept when that move is quiet (no capture, no promotion): the
         // static evaluation is only ever asked about quiet positions.
@@ -307,6 +312,35 @@ fn load(opts: &Options, stats: &mut LoadStats) -> Result<(Vec<Sample>, Vec<Sampl
     }
     bar.finish_and_clear();
     Ok((train, held_out))
+}
+
+/// A searched score beyond this is clamped when averaged over a horizon: a mate score says the
+/// game is decided, not by how much.
+const HORIZON_CLAMP: f64 = 3000.0;
+
+/// Each searched score replaced by the mean of the same side's scores over its next `horizon`
+/// moves (plies `p`, `p + 2`, … within the game), each clamped to ±[`HORIZON_CLAMP`]. The
+/// search at a later move has seen further down the line the game took, so the mean is a
+/// label that looks deeper than one 8,000-node search and is far less noisy than the result
+/// (a λ-return as in TD-Leaf, with equal weights). Scores that already say the game is decided
+/// are left as they are (the fit skips those positions). The mean is rounded to whole
+/// centipawns, ties to even, as the score files hold them.
+fn scores_over_horizon(scores: &[f64], horizon: usize) -> Vec<f64> {
+    if horizon <= 1 {
+        return scores.to_vec();
+    }
+    (0..scores.len())
+        .map(|p| {
+            if scores[p].abs() >= DECIDED_SCORE {
+                return scores[p];
+            }
+            let later: Vec<f64> = (p..scores.len().min(p + 2 * horizon))
+                .step_by(2)
+                .map(|q| scores[q].clamp(-HORIZON_CLAMP, HORIZON_CLAMP))
+                .collect();
+            (later.iter().sum::<f64>() / later.len() as f64).round_ties_even()
+        })
+        .collect()
 }
 
 /// The fifth column of a game row: the searched score before each move, comma-separated;
@@ -531,6 +565,22 @@ pub fn run(opts: &Options) -> Result<()> {
 mod tests {
     use super::*;
     use soppo_core::STARTPOS_SFEN;
+
+    #[test]
+    fn scores_over_a_horizon_average_the_same_side_later_on() {
+        // Plies alternate sides: ply 0's horizon of 2 is plies 0 and 2, not ply 1.
+        let scores = [100.0, -90.0, 300.0, -310.0, 5000.0, -32000.0, 3500.0];
+        assert_eq!(scores_over_horizon(&scores, 1), scores.to_vec());
+        // A later decided score counts as ±3000 and a decided score itself stays as it is;
+        // 3500 is not decided (below 4000) but is clamped, and nothing follows it.
+        assert_eq!(
+            scores_over_horizon(&scores, 2),
+            vec![200.0, -200.0, 1650.0, -1655.0, 5000.0, -32000.0, 3000.0]
+        );
+        // Ties round to even, as Python's `round` does.
+        assert_eq!(scores_over_horizon(&[1.0, 0.0, 2.0], 2), vec![2.0, 0.0, 2.0]);
+        assert_eq!(scores_over_horizon(&[3.0, 0.0, 2.0], 2), vec![2.0, 0.0, 2.0]);
+    }
 
     #[test]
     fn results_from_the_ending_column() {
