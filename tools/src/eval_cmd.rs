@@ -23,24 +23,7 @@ pub fn run(sfen: &str, top: usize) -> anyhow::Result<()> {
     let pos = Position::from_sfen(sfen)
         .map_err(|e| anyhow::anyhow!("{e}"))
         .context("bad SFEN")?;
-    let c = counts(&pos);
-    let mut groups: Vec<Group> = Vec::new();
-    for i in 0..NUM_PARAMS {
-        let (name, term) = param_name(i);
-        let cp = f64::from(DEFAULT_PARAMS.0[i]) * f64::from(c.0[i]) / f64::from(FINE);
-        if groups.last().is_none_or(|g| g.name != name) {
-            groups.push(Group {
-                name,
-                total: 0.0,
-                terms: Vec::new(),
-            });
-        }
-        let g = groups.last_mut().expect("a group was just pushed");
-        g.total += cp;
-        if cp != 0.0 {
-            g.terms.push((term, cp));
-        }
-    }
+    let mut groups = groups(&pos, true);
     println!("{}", pos.to_sfen());
     println!("side to move: {:?}", pos.side_to_move());
     for g in &mut groups {
@@ -57,16 +40,25 @@ pub fn run(sfen: &str, top: usize) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Each group's share of the evaluation of `pos`, in centipawns, in parameter order.
-fn group_totals(pos: &Position) -> Vec<(&'static str, f64)> {
+/// The evaluation of `pos` by parameter group, in parameter order; with `terms`, each group
+/// also lists its nonzero single terms.
+fn groups(pos: &Position, terms: bool) -> Vec<Group> {
     let c = counts(pos);
-    let mut groups: Vec<(&'static str, f64)> = Vec::new();
+    let mut groups: Vec<Group> = Vec::new();
     for i in 0..NUM_PARAMS {
-        let (name, _) = param_name(i);
+        let (name, term) = param_name(i);
         let cp = f64::from(DEFAULT_PARAMS.0[i]) * f64::from(c.0[i]) / f64::from(FINE);
-        match groups.last_mut() {
-            Some(g) if g.0 == name => g.1 += cp,
-            _ => groups.push((name, cp)),
+        if groups.last().is_none_or(|g| g.name != name) {
+            groups.push(Group {
+                name,
+                total: 0.0,
+                terms: Vec::new(),
+            });
+        }
+        let g = groups.last_mut().expect("a group was just pushed");
+        g.total += cp;
+        if terms && cp != 0.0 {
+            g.terms.push((term, cp));
         }
     }
     groups
@@ -86,13 +78,13 @@ fn run_batch() -> anyhow::Result<()> {
         let pos = Position::from_sfen(sfen)
             .map_err(|e| anyhow::anyhow!("{e}"))
             .with_context(|| format!("line {}: bad SFEN", n + 1))?;
-        let groups = group_totals(&pos);
+        let groups = groups(&pos, false);
         if !header {
-            let names: Vec<&str> = groups.iter().map(|g| g.0).collect();
+            let names: Vec<&str> = groups.iter().map(|g| g.name).collect();
             writeln!(out, "total\t{}", names.join("\t"))?;
             header = true;
         }
-        let values: Vec<String> = groups.iter().map(|g| format!("{:.0}", g.1)).collect();
+        let values: Vec<String> = groups.iter().map(|g| format!("{:.0}", g.total)).collect();
         writeln!(out, "{}\t{}", soppo_engine::eval::evaluate(&pos), values.join("\t"))?;
     }
     Ok(())

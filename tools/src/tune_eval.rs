@@ -334,11 +334,13 @@ fn scores_over_horizon(scores: &[f64], horizon: usize) -> Vec<f64> {
             if scores[p].abs() >= DECIDED_SCORE {
                 return scores[p];
             }
-            let later: Vec<f64> = (p..scores.len().min(p + 2 * horizon))
+            let later = &scores[p..scores.len().min(p + 2 * horizon)];
+            let sum: f64 = later
+                .iter()
                 .step_by(2)
-                .map(|q| scores[q].clamp(-HORIZON_CLAMP, HORIZON_CLAMP))
-                .collect();
-            (later.iter().sum::<f64>() / later.len() as f64).round_ties_even()
+                .map(|v| v.clamp(-HORIZON_CLAMP, HORIZON_CLAMP))
+                .sum();
+            (sum / later.len().div_ceil(2) as f64).round_ties_even()
         })
         .collect()
 }
