@@ -84,6 +84,9 @@ pub struct Controller<W: Write> {
     /// The search `info` that is the last line sent, if it is one: the final `info` before
     /// `bestmove` is then not sent twice in a row.
     last_info: Option<SearchInfo>,
+    /// A `gameover` or `usinewgame` came after the last `go`: the next `isready` empties the
+    /// search table.
+    new_game: bool,
 }
 
 impl<W: Write> Controller<W> {
@@ -95,6 +98,7 @@ impl<W: Write> Controller<W> {
             position: Position::startpos(),
             tt: None,
             histories: Arc::new(Histories::new()),
+            new_game: false,
             next_id: 1,
             job: None,
             current,
@@ -161,15 +165,20 @@ impl<W: Write> Controller<W> {
             }
             GuiMessage::IsReady => {
                 if self.job.is_none() {
+                    // The table's work is done here, while the GUI waits for `readyok`: after
+                    // `usinewgame` the first `go` may follow at once with the clock running.
                     self.ensure_tt();
+                    if std::mem::take(&mut self.new_game) {
+                        self.clear_tt();
+                    }
                 }
                 self.emit(&EngineMessage::ReadyOk);
             }
             GuiMessage::UsiNewGame => {
                 if self.job.is_none() {
-                    if let Some(tt) = &self.tt {
-                        tt.clear();
-                    }
+                    // The table is emptied at the next `isready` (ShogiArena sends it after
+                    // `usinewgame`; GUIs that send it before have sent `gameover` before it).
+                    self.new_game = true;
                     self.histories.clear();
                 }
             }
@@ -203,6 +212,7 @@ impl<W: Write> Controller<W> {
             GuiMessage::GameOver(result) => {
                 // The pending answer goes out now, before the next line is read.
                 self.finish_job_now();
+                self.new_game = true;
                 log::info!("game over: {result:?}");
             }
             GuiMessage::Quit => return false,
@@ -227,11 +237,33 @@ impl<W: Write> Controller<W> {
         if !ok {
             // Drop the old table first so both never coexist in memory.
             self.tt = None;
-            self.tt = Some(Arc::new(TranspositionTable::new(want)));
+            let mut tt = TranspositionTable::new(want);
+            // Its pages are faulted in now rather than by the first searches, where a gigabyte
+            // cost the first moves 100–400 ms each past their time (measured at byoyomi 200).
+            tt.clear_exclusive();
+            self.tt = Some(Arc::new(tt));
+        }
+    }
+
+    /// Empties the search table if a search has used it. (Every search thread is joined
+    /// before its answer goes out, so between searches the controller's handle is the only
+    /// one and the fast clear applies, unless a worker was given up on.)
+    fn clear_tt(&mut self) {
+        let Some(tt) = self.tt.as_mut() else { return };
+        if !tt.is_dirty() {
+            return;
+        }
+        match Arc::get_mut(tt) {
+            Some(alone) => alone.clear_exclusive(),
+            None => tt.clear(),
         }
     }
 
     fn go(&mut self, go: &GoParams) {
+        // A game under way keeps its table: a `usinewgame` sent right before this `go` (after
+        // `isready`, without `gameover`) leaves the last game's entries, which are only hints,
+        // rather than spend the clock's time on emptying it.
+        self.new_game = false;
         if self.job.is_some() {
             // A `go` while busy: finish the old job first so it still gets its one answer.
             self.finish_job_now();
@@ -596,10 +628,79 @@ pub fn build_position(start: &PositionStart, moves: &[String]) -> Result<Positio
 
 #[cfg(test)]
 mod tests {
-    use super::mate_info_message;
+    use super::{Command, Controller, CurrentControl, mate_info_message};
     use crate::mate::MateProgress;
-    use soppo_core::Move;
-    use std::time::Duration;
+    use crate::usi::parse_gui_line;
+    use soppo_core::{Move, Position};
+    use std::time::{Duration, Instant};
+
+    /// Sends one GUI line and waits until any search it started has answered.
+    fn send(c: &mut Controller<Vec<u8>>, line: &str) {
+        let msg = parse_gui_line(line).expect("a valid line");
+        assert!(c.handle(Command::Gui(msg)));
+        let since = Instant::now();
+        while c.job.is_some() {
+            assert!(since.elapsed() < Duration::from_secs(60), "`{line}` did not finish");
+            if let Ok(ev) = c.events_rx.recv_timeout(Duration::from_millis(100)) {
+                c.on_event(ev);
+            }
+        }
+    }
+
+    /// Whether the table holds a position one move from the start (the root of every search
+    /// below; the root itself is not stored).
+    fn holds_root(c: &Controller<Vec<u8>>) -> bool {
+        let tt = c.tt.as_ref().expect("a table after isready");
+        let mut pos = Position::startpos();
+        pos.legal_moves().into_iter().any(|&m| {
+            pos.do_move(m);
+            let found = tt.probe(pos.key()).is_some();
+            pos.undo_move(m);
+            found
+        })
+    }
+
+    #[test]
+    fn the_table_is_emptied_at_isready_between_games_and_kept_within_one() {
+        let mut c = Controller::new(Vec::new(), CurrentControl::default());
+        send(&mut c, "setoption name USI_Hash value 1");
+        send(&mut c, "isready");
+        assert!(!c.tt.as_ref().unwrap().is_dirty());
+        // Shogidokoro's order: isready, usinewgame, then the game.
+        send(&mut c, "usinewgame");
+        send(&mut c, "position startpos");
+        send(&mut c, "go depth 4");
+        assert!(holds_root(&c));
+        // An isready in the middle of a game keeps the table.
+        send(&mut c, "isready");
+        assert!(holds_root(&c));
+        // gameover, then isready: the next game starts with an empty table.
+        send(&mut c, "gameover win");
+        send(&mut c, "isready");
+        assert!(!holds_root(&c));
+        assert!(!c.tt.as_ref().unwrap().is_dirty());
+        assert_eq!(c.tt.as_ref().unwrap().hashfull(), 0);
+        send(&mut c, "usinewgame");
+        send(&mut c, "go depth 4");
+        assert!(holds_root(&c));
+        // ShogiArena's order, usinewgame then isready: emptied at the isready, not before.
+        send(&mut c, "usinewgame");
+        assert!(holds_root(&c));
+        send(&mut c, "isready");
+        assert!(!holds_root(&c));
+        // A usinewgame right before go, with no isready after it: the clock runs, so the table
+        // is not emptied then; a new game's isready still empties it.
+        send(&mut c, "go depth 4");
+        send(&mut c, "usinewgame");
+        send(&mut c, "go depth 4");
+        assert!(holds_root(&c));
+        send(&mut c, "gameover lose");
+        send(&mut c, "isready");
+        assert!(!holds_root(&c));
+        let out = String::from_utf8(c.out.clone()).unwrap();
+        assert_eq!(out.lines().filter(|l| l.starts_with("bestmove")).count(), 4);
+        assert_eq!(out.lines().filter(|l| *l == "readyok").count(), 5);
+    }
 
     #[test]
     fn mate_progress_shows_a_proven_line_as_pv() {

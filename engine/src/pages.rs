@@ -60,6 +60,18 @@ impl ZeroedPages {
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
+
+    /// Sets every byte to zero again, writing them all: afterwards every page is resident, so
+    /// the first touches of a search pay no page faults (on this machine a gigabyte of fresh
+    /// pages faulted in while searching cost the first moves of a game 100–400 ms each).
+    pub fn zero(&mut self) {
+        if self.len == 0 {
+            return;
+        }
+        // SAFETY: the buffer holds `len` writable bytes owned here; `&mut self` makes this the
+        // only access.
+        unsafe { std::ptr::write_bytes(self.ptr.as_ptr(), 0, self.len) };
+    }
 }
 
 impl Drop for ZeroedPages {
@@ -96,6 +108,13 @@ impl<T: Zeroable> ZeroedSlice<T> {
             len,
             _values: std::marker::PhantomData,
         }
+    }
+}
+
+impl<T: Zeroable> ZeroedSlice<T> {
+    /// Every value back to zero (see [`ZeroedPages::zero`]).
+    pub fn zero(&mut self) {
+        self.pages.zero();
     }
 }
 
@@ -206,5 +225,42 @@ mod tests {
             bytes[0] = 9;
             assert_eq!((bytes[0], bytes[len - 1]), (9, 7));
         }
+    }
+
+    #[test]
+    fn zeroing_clears_what_was_written_and_the_buffer_stays_usable() {
+        for len in [0, 100, 4096, 3 << 20] {
+            let mut pages = ZeroedPages::new(len);
+            let fill = |pages: &mut ZeroedPages, value: u8| {
+                // SAFETY: the buffer holds `len` initialised bytes, owned here and borrowed
+                // mutably for this call only.
+                let bytes = unsafe { std::slice::from_raw_parts_mut(pages.as_ptr().as_ptr(), len) };
+                bytes.iter_mut().step_by(997).for_each(|b| *b = value);
+                if let Some(last) = bytes.last_mut() {
+                    *last = value;
+                }
+            };
+            fill(&mut pages, 0xA5);
+            pages.zero();
+            // SAFETY: as above.
+            let bytes = unsafe { std::slice::from_raw_parts(pages.as_ptr().as_ptr(), len) };
+            assert!(bytes.iter().all(|&b| b == 0), "{len} bytes");
+            fill(&mut pages, 3);
+            // SAFETY: as above.
+            let bytes = unsafe { std::slice::from_raw_parts(pages.as_ptr().as_ptr(), len) };
+            assert!(len == 0 || bytes[len - 1] == 3);
+        }
+    }
+
+    struct Word(u64);
+    // SAFETY: a plain integer; all zero is the value 0.
+    unsafe impl Zeroable for Word {}
+
+    #[test]
+    fn a_zeroed_slice_reads_zero_after_zero() {
+        let mut slice = ZeroedSlice::<Word>::new(1 << 18);
+        slice.iter_mut().enumerate().for_each(|(i, v)| v.0 = i as u64 + 1);
+        slice.zero();
+        assert!(slice.iter().all(|v| v.0 == 0));
     }
 }

@@ -11,7 +11,7 @@
 
 use crate::pages::{Zeroable, ZeroedSlice};
 use soppo_core::Move;
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 
 /// Whether a stored score is exact or a bound.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -53,6 +53,9 @@ pub struct TranspositionTable {
     clusters: ZeroedSlice<Cluster>,
     mask: usize,
     generation: AtomicU8,
+    /// A search may have written since the table was made or last cleared (set when a search
+    /// starts, so that the stores themselves pay nothing).
+    dirty: AtomicBool,
 }
 
 impl TranspositionTable {
@@ -64,6 +67,7 @@ impl TranspositionTable {
             clusters: ZeroedSlice::new(clusters),
             mask: clusters - 1,
             generation: AtomicU8::new(0),
+            dirty: AtomicBool::new(false),
         }
     }
 
@@ -72,16 +76,34 @@ impl TranspositionTable {
         (self.mask as u64 + 1) * CLUSTER as u64 * BYTES_PER_ENTRY / (1024 * 1024)
     }
 
-    /// Empties the table (new game).
+    /// Empties the table (new game), writing every word: for a table other threads may still
+    /// hold.
     pub fn clear(&self) {
+        self.dirty.store(false, Ordering::Relaxed);
         for w in self.clusters.iter().flat_map(|c| &c.0) {
             w.store(0, Ordering::Relaxed);
         }
         self.generation.store(0, Ordering::Relaxed);
     }
 
+    /// [`TranspositionTable::clear`] for a table held alone, at memory speed (one `memset`
+    /// instead of a store per word). It also makes a new table's pages resident, so that the
+    /// first searches do not fault them in while the clock runs.
+    pub fn clear_exclusive(&mut self) {
+        *self.dirty.get_mut() = false;
+        self.clusters.zero();
+        *self.generation.get_mut() = 0;
+    }
+
+    /// Whether a search may have written since the table was made or last cleared (every
+    /// search starts with [`TranspositionTable::new_search`], which sets it).
+    pub fn is_dirty(&self) -> bool {
+        self.dirty.load(Ordering::Relaxed)
+    }
+
     /// Marks the start of a new search: older entries become the first to be replaced.
     pub fn new_search(&self) {
+        self.dirty.store(true, Ordering::Relaxed);
         let g = self.generation.load(Ordering::Relaxed);
         self.generation.store((g + 1) & GENERATION_MASK, Ordering::Relaxed);
     }
@@ -283,5 +305,28 @@ mod tests {
         // A store without a move keeps the old move.
         tt.store(key, None, 7, 0, 14, Bound::Exact);
         assert_eq!(tt.probe(key).unwrap().mv, m2);
+    }
+
+    #[test]
+    fn both_clears_empty_the_table_and_a_search_makes_it_dirty() {
+        let mut tt = TranspositionTable::new(4);
+        assert!(!tt.is_dirty());
+        let keys: Vec<u64> = (1..=5000u64).map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15)).collect();
+        for round in 0..2 {
+            tt.new_search();
+            assert!(tt.is_dirty());
+            for &k in &keys {
+                tt.store(k, None, 1, 2, 3, Bound::Exact);
+            }
+            assert!(tt.hashfull() > 0);
+            if round == 0 {
+                tt.clear();
+            } else {
+                tt.clear_exclusive();
+            }
+            assert!(!tt.is_dirty());
+            assert_eq!(tt.hashfull(), 0);
+            assert!(keys.iter().all(|&k| tt.probe(k).is_none()));
+        }
     }
 }
