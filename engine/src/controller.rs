@@ -238,8 +238,9 @@ impl<W: Write> Controller<W> {
             // Drop the old table first so both never coexist in memory.
             self.tt = None;
             let mut tt = TranspositionTable::new(want);
-            // Its pages are faulted in now rather than by the first searches, where a gigabyte
-            // cost the first moves 100–400 ms each past their time (measured at byoyomi 200).
+            // Its pages are faulted in now rather than by the first searches: with a gigabyte
+            // faulted in while searching, the first moves at byoyomi 200 took 240–570 ms
+            // against a budget of 160.
             tt.clear_exclusive();
             self.tt = Some(Arc::new(tt));
         }
