@@ -241,7 +241,7 @@ impl<W: Write> Controller<W> {
             // Its pages are faulted in now rather than by the first searches: with a gigabyte
             // faulted in while searching, the first moves at byoyomi 200 took 240–570 ms
             // against a budget of 160.
-            tt.clear_exclusive();
+            tt.clear_exclusive(self.clear_threads());
             self.tt = Some(Arc::new(tt));
         }
     }
@@ -250,14 +250,20 @@ impl<W: Write> Controller<W> {
     /// before its answer goes out, so between searches the controller's handle is the only
     /// one and the fast clear applies, unless a worker was given up on.)
     fn clear_tt(&mut self) {
+        let threads = self.clear_threads();
         let Some(tt) = self.tt.as_mut() else { return };
         if !tt.is_dirty() {
             return;
         }
         match Arc::get_mut(tt) {
-            Some(alone) => alone.clear_exclusive(),
+            Some(alone) => alone.clear_exclusive(threads),
             None => tt.clear(),
         }
+    }
+
+    /// Threads for emptying the table: as many as the search may use.
+    fn clear_threads(&self) -> usize {
+        usize::try_from(self.options.threads).unwrap_or(1).max(1)
     }
 
     fn go(&mut self, go: &GoParams) {

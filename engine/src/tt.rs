@@ -86,13 +86,13 @@ impl TranspositionTable {
         self.generation.store(0, Ordering::Relaxed);
     }
 
-    /// [`TranspositionTable::clear`] for a table held alone, at memory speed (one `memset`
-    /// instead of a store per word). It also makes a new table's pages resident, so that the
-    /// first searches do not fault them in while the clock runs.
-    pub fn clear_exclusive(&mut self) {
+    /// [`TranspositionTable::clear`] for a table held alone, at memory speed (`memset`
+    /// instead of atomic stores) on up to `threads` threads. It also makes a new table's pages
+    /// resident, so that the first searches do not fault them in while the clock runs.
+    pub fn clear_exclusive(&mut self, threads: usize) {
         *self.dirty.get_mut() = false;
-        self.clusters.zero();
         *self.generation.get_mut() = 0;
+        self.clusters.zero(threads);
     }
 
     /// Whether a search may have written since the table was made or last cleared (every
@@ -322,7 +322,7 @@ mod tests {
             if round == 0 {
                 tt.clear();
             } else {
-                tt.clear_exclusive();
+                tt.clear_exclusive(2);
             }
             assert!(!tt.is_dirty());
             assert_eq!(tt.hashfull(), 0);
