@@ -80,11 +80,23 @@ impl ZeroedPages {
             bytes.fill(0);
             return;
         }
-        let chunk = self.len.div_ceil(threads);
-        std::thread::scope(|s| {
-            for part in bytes.chunks_mut(chunk) {
-                s.spawn(move || part.fill(0));
+        // The threads, this one included, take 16 MB parts until none is left, so a thread
+        // the system refuses (or a slow one) only leaves more parts to the others.
+        let parts = std::sync::Mutex::new(bytes.chunks_mut(16 << 20));
+        let work = || {
+            loop {
+                let part = parts.lock().unwrap_or_else(std::sync::PoisonError::into_inner).next();
+                match part {
+                    Some(part) => part.fill(0),
+                    None => break,
+                }
             }
+        };
+        std::thread::scope(|s| {
+            for _ in 1..threads {
+                let _ = std::thread::Builder::new().spawn_scoped(s, work);
+            }
+            work();
         });
     }
 }
