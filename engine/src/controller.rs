@@ -673,37 +673,40 @@ mod tests {
         send(&mut c, "setoption name USI_Hash value 1");
         send(&mut c, "isready");
         assert!(!c.tt.as_ref().unwrap().is_dirty());
-        // Shogidokoro's order: isready, usinewgame, then the game.
-        send(&mut c, "usinewgame");
-        send(&mut c, "position startpos");
-        send(&mut c, "go depth 4");
-        assert!(holds_root(&c));
-        // An isready in the middle of a game keeps the table.
-        send(&mut c, "isready");
-        assert!(holds_root(&c));
-        // gameover, then isready: the next game starts with an empty table.
-        send(&mut c, "gameover win");
-        send(&mut c, "isready");
-        assert!(!holds_root(&c));
-        assert!(!c.tt.as_ref().unwrap().is_dirty());
-        assert_eq!(c.tt.as_ref().unwrap().hashfull(), 0);
-        send(&mut c, "usinewgame");
-        send(&mut c, "go depth 4");
-        assert!(holds_root(&c));
-        // ShogiArena's order, usinewgame then isready: emptied at the isready, not before.
-        send(&mut c, "usinewgame");
-        assert!(holds_root(&c));
-        send(&mut c, "isready");
-        assert!(!holds_root(&c));
-        // A usinewgame right before go, with no isready after it: the clock runs, so the table
-        // is not emptied then; a new game's isready still empties it.
-        send(&mut c, "go depth 4");
-        send(&mut c, "usinewgame");
-        send(&mut c, "go depth 4");
-        assert!(holds_root(&c));
-        send(&mut c, "gameover lose");
-        send(&mut c, "isready");
-        assert!(!holds_root(&c));
+        // Each line, then whether the table must hold the searches' results after it.
+        let script: &[(&str, Option<bool>)] = &[
+            // Shogidokoro's order: isready, usinewgame, then the game.
+            ("usinewgame", None),
+            ("position startpos", None),
+            ("go depth 4", Some(true)),
+            // An isready in the middle of a game keeps the table.
+            ("isready", Some(true)),
+            // gameover, then isready: the next game starts with an empty table.
+            ("gameover win", None),
+            ("isready", Some(false)),
+            ("usinewgame", None),
+            ("go depth 4", Some(true)),
+            // ShogiArena's order, usinewgame then isready: emptied at the isready, not before.
+            ("usinewgame", Some(true)),
+            ("isready", Some(false)),
+            // A usinewgame right before go, with no isready after it: the clock runs, so the
+            // table is not emptied then; a new game's isready still empties it.
+            ("go depth 4", None),
+            ("usinewgame", None),
+            ("go depth 4", Some(true)),
+            ("gameover lose", None),
+            ("isready", Some(false)),
+        ];
+        for (i, &(line, holds)) in script.iter().enumerate() {
+            send(&mut c, line);
+            if let Some(holds) = holds {
+                assert_eq!(holds_root(&c), holds, "after step {i}, `{line}`");
+            }
+            if holds == Some(false) {
+                let tt = c.tt.as_ref().unwrap();
+                assert!(!tt.is_dirty() && tt.hashfull() == 0, "after step {i}, `{line}`");
+            }
+        }
         let out = String::from_utf8(c.out.clone()).unwrap();
         assert_eq!(out.lines().filter(|l| l.starts_with("bestmove")).count(), 4);
         assert_eq!(out.lines().filter(|l| *l == "readyok").count(), 5);
