@@ -225,3 +225,86 @@ impl MovePicker {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use soppo_core::movegen::generate_legal;
+    use std::collections::HashSet;
+
+    fn legal(pos: &Position) -> Vec<Move> {
+        let mut list = MoveList::new();
+        generate_legal::<false>(pos, &mut list);
+        list.iter().copied().collect()
+    }
+
+    /// Every move the picker gives, in order.
+    fn picked(pos: &Position, tt_move: Option<Move>, killers: [Option<Move>; 2]) -> Vec<Move> {
+        let mut hist = History::new();
+        hist.killers[3] = killers;
+        let mut picker = MovePicker::new(tt_move, &hist, 3, None, None);
+        let mut out = Vec::new();
+        while let Some(p) = picker.next(pos, &hist) {
+            out.push(p.mv);
+        }
+        out
+    }
+
+    /// The picker gives exactly the legal moves the search generates, each once, whatever
+    /// the table move and whatever killers (legal here or not, quiet or not) it is handed.
+    #[test]
+    fn picks_every_legal_move_once() {
+        let sfens = [
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+            // Both sides with hands, a pinned piece and promotions on both sides.
+            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+            "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn2p 124",
+            // In check, with interpositions by drops possible.
+            "4k4/9/4r4/9/9/9/9/9/4K4 b GSNL2Pr2b3g3s3n3l16p 1",
+            "ln1g3nl/1r3kg2/p1pppp1p1/6p1p/1p1s3P1/2P1P1P1P/PPSP1P3/2G1G2R1/LN2K2NL b BSbsp 31",
+        ];
+        let mut rng = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move |n: usize| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            (rng % n as u64) as usize
+        };
+        let mut checked = 0;
+        for sfen in sfens {
+            let mut pos = Position::from_sfen(sfen).unwrap();
+            let mut foreign: Vec<Move> = Vec::new();
+            for _ in 0..60 {
+                let moves = legal(&pos);
+                if moves.is_empty() {
+                    break;
+                }
+                let expected: HashSet<Move> = moves.iter().copied().collect();
+                for trial in 0..4 {
+                    let tt = (trial % 2 == 1).then(|| moves[next(moves.len())]);
+                    // Killers from this position and from earlier ones (mostly not legal here).
+                    let mut pool = moves.clone();
+                    pool.extend(&foreign);
+                    let killers = [Some(pool[next(pool.len())]), Some(pool[next(pool.len())])];
+                    let got = picked(&pos, tt, killers);
+                    let got_set: HashSet<Move> = got.iter().copied().collect();
+                    assert_eq!(got.len(), got_set.len(), "a move given twice in {}", pos.to_sfen());
+                    assert_eq!(
+                        got_set,
+                        expected,
+                        "picked set differs from the legal set in {}",
+                        pos.to_sfen()
+                    );
+                    if let Some(t) = tt {
+                        assert_eq!(got[0], t, "table move not first in {}", pos.to_sfen());
+                    }
+                    checked += 1;
+                }
+                foreign.extend(moves.iter().copied().take(8));
+                let m = moves[next(moves.len())];
+                pos.do_move(m);
+            }
+        }
+        assert!(checked > 500, "only {checked} positions checked");
+    }
+}
