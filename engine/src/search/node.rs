@@ -77,8 +77,16 @@ impl Searcher<'_, '_> {
                 return score;
             }
         }
+        // Every table entry is stored after its node's own mate-in-one test (it depends on
+        // the position alone), so an entry without a mate score says there is none to find.
+        debug_assert!(
+            in_check || tt_score.is_none_or(|s| s >= MATE_BOUND) || pos.mate_in_one().is_none(),
+            "a table entry without a mate score for a position with a mate in one: {}",
+            pos.to_sfen()
+        );
         if !in_check
             && excluded.is_none()
+            && tt_score.is_none_or(|s| s >= MATE_BOUND)
             && let Some(m) = pos.mate_in_one()
         {
             let score = MATE - ply as i32 - 1;

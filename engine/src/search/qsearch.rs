@@ -3,7 +3,7 @@
 
 use super::history::MAX_PLY;
 use super::see::{capture_gain, see_ge};
-use super::{INFINITE, MATE, Searcher, score_from_tt, score_to_tt};
+use super::{INFINITE, MATE, MATE_BOUND, Searcher, score_from_tt, score_to_tt};
 use crate::eval::{board_value, evaluate};
 use crate::tt::{Bound, NO_EVAL};
 use soppo_core::movegen::{MoveList, generate_captures, generate_evasions};
@@ -56,7 +56,15 @@ impl Searcher<'_, '_> {
             }
             best = -INFINITE;
         } else {
-            if let Some(m) = pos.mate_in_one() {
+            // As in the main search: an entry without a mate score was stored after this
+            // position's mate-in-one test had failed.
+            let known_no_mate = tt_hit.is_some_and(|h| score_from_tt(h.score, ply) < MATE_BOUND);
+            debug_assert!(
+                !known_no_mate || pos.mate_in_one().is_none(),
+                "a table entry without a mate score for a position with a mate in one: {}",
+                pos.to_sfen()
+            );
+            if !known_no_mate && let Some(m) = pos.mate_in_one() {
                 if PV {
                     self.single_pv(ply, m);
                 }
