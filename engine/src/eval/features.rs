@@ -147,14 +147,22 @@ const fn group(kind: PieceKind) -> Option<usize> {
     })
 }
 
-/// The cell of a piece on (`file`, `rank` as `us` sees it) in a piece–king table of king `k`:
-/// file distance, then the rank offset (−8..=8, positive when the piece is further forward
-/// than the king).
+/// The pieces of `us` by piece group (the order of [`group`]). In a piece–king table the cell
+/// of a piece is its file distance to the king, then its rank offset (−8..=8, positive when
+/// the piece is further forward than the king, as `us` sees it).
 #[inline(always)]
-fn kp_cell(file: usize, rank: usize, k: Square, us: Color) -> usize {
-    let kfile = k.file().index();
-    let krank = usize::from(k.rank().relative(us));
-    file.abs_diff(kfile) * params::KP_RANKS + (krank + params::KP_RANKS / 2 - rank)
+fn group_bitboards(pos: &Position, us: Color) -> [Bitboard; params::GROUPS] {
+    [
+        pos.pieces_of(us, PieceKind::Pawn),
+        pos.pieces_of(us, PieceKind::Lance),
+        pos.pieces_of(us, PieceKind::Knight),
+        pos.pieces_of(us, PieceKind::Silver),
+        pos.golds(us),
+        pos.pieces_of(us, PieceKind::Bishop),
+        pos.pieces_of(us, PieceKind::Rook),
+        pos.pieces_of(us, PieceKind::Horse),
+        pos.pieces_of(us, PieceKind::Dragon),
+    ]
 }
 
 /// Calls `sink` with every feature of `pos` (side to move's view).
@@ -197,15 +205,16 @@ pub fn accumulate<S: Sink>(pos: &Position, sink: &mut S) {
         }
 
         // Placement of every piece relative to each king (file distance, rank offset as the
-        // piece's owner sees it).
-        for sq in pos.pieces(us) & !pos.kind_bb(PieceKind::King) {
-            let Some(g) = pos.piece_on(sq).and_then(|p| group(p.kind())) else {
-                continue;
-            };
-            let (file, rank) = (sq.file().index(), usize::from(sq.rank().relative(us)));
-            for (king, base) in [(kings[side], params::KP_OWN), (kings[1 - side], params::KP_ENEMY)] {
-                if let Some(k) = king {
-                    sink.add(base + g * params::KP_TABLE + kp_cell(file, rank, k, us), sign);
+        // piece's owner sees it). Walked group by group, with each king's coordinates worked
+        // out once: looking every square's piece up cost a tenth of the evaluation.
+        for (king, base) in [(kings[side], params::KP_OWN), (kings[1 - side], params::KP_ENEMY)] {
+            let Some(k) = king else { continue };
+            let (kfile, krank) = (k.file().index(), usize::from(k.rank().relative(us)));
+            for (g, pieces) in group_bitboards(pos, us).into_iter().enumerate() {
+                let table = base + g * params::KP_TABLE + krank + params::KP_RANKS / 2;
+                for sq in pieces {
+                    let (file, rank) = (sq.file().index(), usize::from(sq.rank().relative(us)));
+                    sink.add(table + file.abs_diff(kfile) * params::KP_RANKS - rank, sign);
                 }
             }
         }
