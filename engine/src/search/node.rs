@@ -154,8 +154,22 @@ impl Searcher<'_, '_> {
         }
         self.stack[ply].null = false;
 
+        // Likewise an entry of the main search (depth 1 or more) without a mate score was
+        // stored after this position's 3-ply mate test had come back empty (a node that
+        // finds a mate returns without storing; quiescence entries have depth 0 or less).
+        let known_no_mate3 = tt_hit.is_some_and(|h| h.depth >= 1) && tt_score.is_some_and(|s| s < MATE_BOUND);
+        debug_assert!(
+            !known_no_mate3
+                || in_check
+                || !self.settings().static_mate_eval
+                || !mate3::worth_trying(pos)
+                || mate3::mate_in_three(pos).is_none(),
+            "a main-search entry without a mate score for a position with a 3-ply mate: {}",
+            pos.to_sfen()
+        );
         if !in_check
             && excluded.is_none()
+            && !known_no_mate3
             && self.settings().static_mate_eval
             && mate3::worth_trying(pos)
             && let Some(m) = mate3::mate_in_three(pos)
