@@ -207,10 +207,11 @@ pub fn accumulate<S: Sink>(pos: &Position, sink: &mut S) {
         // Placement of every piece relative to each king (file distance, rank offset as the
         // piece's owner sees it). Walked group by group, with each king's coordinates worked
         // out once: looking every square's piece up cost a tenth of the evaluation.
+        let groups = group_bitboards(pos, us);
         for (king, base) in [(kings[side], params::KP_OWN), (kings[1 - side], params::KP_ENEMY)] {
             let Some(k) = king else { continue };
             let (kfile, krank) = (k.file().index(), usize::from(k.rank().relative(us)));
-            for (g, pieces) in group_bitboards(pos, us).into_iter().enumerate() {
+            for (g, &pieces) in groups.iter().enumerate() {
                 let table = base + g * params::KP_TABLE + krank + params::KP_RANKS / 2;
                 for sq in pieces {
                     let (file, rank) = (sq.file().index(), usize::from(sq.rank().relative(us)));

@@ -157,6 +157,8 @@ impl Searcher<'_, '_> {
         // Likewise an entry of the main search (depth 1 or more) without a mate score was
         // stored after this position's 3-ply mate test had come back empty (a node that
         // finds a mate returns without storing; quiescence entries have depth 0 or less).
+        // Entries left from searches with `StaticMateEval` off never ran the test: switching
+        // it on mid-game only loses this shortcut on them (and trips the debug check).
         let known_no_mate3 = tt_hit.is_some_and(|h| h.depth >= 1) && tt_score.is_some_and(|s| s < MATE_BOUND);
         debug_assert!(
             !known_no_mate3
