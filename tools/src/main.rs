@@ -20,6 +20,7 @@ mod mate_cmd;
 mod perft_cmd;
 mod selfplay;
 mod suite;
+mod train_net;
 mod tsume_cmd;
 mod tune_eval;
 
@@ -51,6 +52,9 @@ enum Command {
     /// Tune the evaluation's weights by logistic (Texel) regression on game results and print
     /// the new `DEFAULT_PARAMS` constant.
     TuneEval(TuneEvalArgs),
+    /// Train the evaluation's hidden layer on self-play games, on top of the embedded linear
+    /// weights, and write it as `engine/src/eval/net.bin`.
+    TrainNet(TrainNetArgs),
     /// Play the engine against itself at a fixed number of nodes a move and write the games
     /// (with the searched scores) for `tune-eval`.
     Selfplay(SelfplayArgs),
@@ -99,6 +103,49 @@ struct SelfplayArgs {
     /// A lead (centipawns) both sides' searches see for four plies in a row ends the game.
     #[arg(long, value_name = "CP", default_value_t = 3000)]
     adjudicate: i32,
+    /// Each move searches `--nodes` times a factor drawn from 1 ± this share.
+    #[arg(long, value_name = "F", default_value_t = 0.2)]
+    jitter: f64,
+}
+
+#[derive(Debug, Args)]
+struct TrainNetArgs {
+    /// Self-play game files (with the searched-score column).
+    #[arg(required = true)]
+    games: Vec<PathBuf>,
+    /// Leave out the positions of the first N plies of every game.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    skip_plies: usize,
+    /// Share of the games held out to measure the fit.
+    #[arg(long, value_name = "F", default_value_t = 0.1)]
+    holdout: f64,
+    /// Seed of the split, the initial weights and the order of the samples.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    seed: u64,
+    /// Weight of the searched score in the target (as `tune-eval`).
+    #[arg(long, value_name = "X", default_value_t = 0.4)]
+    score_weight: f64,
+    /// Searched scores averaged over the next N moves (as `tune-eval`).
+    #[arg(long, value_name = "N", default_value_t = 8)]
+    score_horizon: usize,
+    /// Passes over the training positions.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    epochs: usize,
+    /// Positions a step.
+    #[arg(long, value_name = "N", default_value_t = 1024)]
+    batch: usize,
+    /// Adam step size.
+    #[arg(long, value_name = "X", default_value_t = 1e-3)]
+    lr: f64,
+    /// Decoupled weight decay of the input weights (per step, times the step size).
+    #[arg(long, value_name = "X", default_value_t = 0.01)]
+    weight_decay: f64,
+    /// Threads a batch is split over.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    threads: usize,
+    /// Where to write the network (e.g. `engine/src/eval/net.bin`).
+    #[arg(long, value_name = "FILE")]
+    write: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -310,6 +357,24 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 score_horizon: args.score_horizon,
                 write: args.write,
                 only: args.only,
+                net_inputs: false,
+            })?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::TrainNet(args) => {
+            train_net::run(&train_net::Options {
+                games: args.games,
+                skip_plies: args.skip_plies,
+                holdout: args.holdout,
+                seed: args.seed,
+                score_weight: args.score_weight,
+                score_horizon: args.score_horizon,
+                epochs: args.epochs,
+                batch: args.batch,
+                lr: args.lr,
+                weight_decay: args.weight_decay,
+                threads: args.threads,
+                write: args.write,
             })?;
             Ok(ExitCode::SUCCESS)
         }
@@ -325,6 +390,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 max_ply: args.max_ply,
                 max_plies: args.max_plies,
                 adjudicate: args.adjudicate,
+                jitter: args.jitter,
             })?;
             Ok(ExitCode::SUCCESS)
         }

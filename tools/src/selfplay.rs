@@ -3,7 +3,8 @@
 //!
 //! Each game starts from a game of the openings file (the TSV game format of `tune-eval`) cut
 //! at a random ply in `--min-ply..=--max-ply`, then both sides search a fixed number of nodes
-//! a move (one thread, a table of their own, cleared per game). A game ends in checkmate or
+//! a move (one thread, a table of their own, cleared per game), varied by up to `--jitter`
+//! (a share, drawn per move) so that no two games are the same. A game ends in checkmate or
 //! resignation (the mover sees itself mated), a declaration win, sennichite or perpetual check
 //! (the official fourth occurrence), a draw at `--max-plies`, or by adjudication once both
 //! sides' searches agree that one of them leads by `--adjudicate` centipawns or more for four
@@ -41,6 +42,8 @@ pub struct Options {
     pub max_ply: usize,
     pub max_plies: usize,
     pub adjudicate: i32,
+    /// Each move searches `nodes · (1 ± jitter)` nodes, drawn per move from the seed.
+    pub jitter: f64,
 }
 
 /// A mate score as the fifth column writes it.
@@ -139,7 +142,16 @@ fn play(openings: &[String], index: usize, opts: &Options, tt: &TranspositionTab
         if moves.len() >= opts.max_plies {
             break Winner::Draw;
         }
-        let (decision, score) = think(&pos, tt, &settings, opts.nodes);
+        // A fixed node count makes the search deterministic: two games from the same opening
+        // would be the same game, and a run would repeat much of the last one. A node count
+        // drawn per move lets games from one opening part ways.
+        let r = splitmix(opts.seed ^ splitmix(((index as u64) << 16) | moves.len() as u64));
+        // A uniform draw in [0, 1) from the top 32 bits (exact in an f64).
+        let u = f64::from((r >> 32) as u32) / f64::from(u32::MAX);
+        let factor = 1.0 + opts.jitter * (2.0 * u - 1.0);
+        #[allow(clippy::cast_precision_loss, reason = "node counts far below 2^52")]
+        let nodes = ((opts.nodes as f64 * factor).round() as u64).max(1);
+        let (decision, score) = think(&pos, tt, &settings, nodes);
         let best = match decision {
             Decision::Move { best, .. } => best,
             Decision::Resign => break Winner::of(!pos.side_to_move()),

@@ -24,9 +24,10 @@
 //! (golden-section search) on the embedded material weights alone, which ties the scale to
 //! centipawns; then the weights are optimised by Adam on the full training set, with an L2
 //! pull towards the embedded weights. The material weights stay fixed unless
-//! `--tune-material`: they anchor the scale the search's margins are written in. Games, not
-//! positions, are split into training and held-out sets (positions of one game are strongly
-//! correlated). The losses before and after are those of the integer weights as the engine
+//! `--tune-material`: they anchor the scale the search's margins are written in. A game read
+//! twice (same opening, same moves) counts once, and games, not positions, are split into
+//! training and held-out sets by their opening (positions of one game, and games from one
+//! opening, are strongly correlated). The losses before and after are those of the integer weights as the engine
 //! uses them; the new `DEFAULT_PARAMS` constant is printed ready to paste into
 //! `engine/src/eval/params.rs`.
 
@@ -40,7 +41,8 @@ use anyhow::{Context, Result, bail, ensure};
 use indicatif::{ProgressBar, ProgressStyle};
 use soppo_core::movegen::{MoveList, generate_captures};
 use soppo_core::{Color, Move, Position};
-use soppo_engine::eval::features::counts;
+use soppo_engine::eval::features::{counts, evaluate_with};
+use soppo_engine::eval::net;
 use soppo_engine::eval::params::{
     DEFAULT_PARAMS, FINE, HAND, KING_DANGER, KP_OWN, NUM_PARAMS, Params, is_fine, is_used, param_name,
 };
@@ -80,6 +82,9 @@ pub struct Options {
     pub write: Option<PathBuf>,
     /// Parameter groups to tune (by [`param_name`]); empty: all of them.
     pub only: Vec<String>,
+    /// Keep the network's inputs ([`soppo_engine::eval::net::inputs`]) as each sample's
+    /// features instead of the linear counts (`train-net`).
+    pub net_inputs: bool,
 }
 
 impl Options {
@@ -93,12 +98,15 @@ impl Options {
 
 /// One training position: its nonzero feature counts (1/16 units, see
 /// [`soppo_engine::eval::features::Counts`]) and the result for the side to move.
-struct Sample {
-    features: Vec<(u16, i32)>,
-    result: f64,
+pub(crate) struct Sample {
+    pub(crate) features: Vec<(u16, i32)>,
+    pub(crate) result: f64,
     /// The searched score of the position (centipawns, side to move's view), when the game
     /// file records one.
-    score: Option<f64>,
+    pub(crate) score: Option<f64>,
+    /// The embedded linear evaluation of the position (centipawns, unclamped), for `train-net`
+    /// (zero when the features are the linear counts).
+    pub(crate) linear: i32,
 }
 
 /// A searched score beyond this (centipawns) is a won or lost position, not a measure of
@@ -108,7 +116,7 @@ const DECIDED_SCORE: f64 = 4000.0;
 impl Sample {
     /// What the prediction is fitted to: the result, or with a searched score a blend of the
     /// result and the score's own prediction.
-    fn target(&self, k: f64, score_weight: f64) -> f64 {
+    pub(crate) fn target(&self, k: f64, score_weight: f64) -> f64 {
         match self.score {
             Some(score) => score_weight * sigmoid(k * score) + (1.0 - score_weight) * self.result,
             None => self.result,
@@ -116,7 +124,7 @@ impl Sample {
     }
 }
 
-fn sigmoid(x: f64) -> f64 {
+pub(crate) fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
@@ -190,7 +198,7 @@ fn resolve_captures(pos: &mut Position) -> bool {
     !pv.is_empty()
 }
 
-fn progress(len: u64, what: &str) -> ProgressBar {
+pub(crate) fn progress(len: u64, what: &str) -> ProgressBar {
     let bar = ProgressBar::new(len);
     bar.set_style(
         ProgressStyle::with_template(&format!(
@@ -203,12 +211,21 @@ fn progress(len: u64, what: &str) -> ProgressBar {
 
 /// Counts of what was read and kept.
 #[derive(Default, Debug)]
-struct LoadStats {
-    games: usize,
-    games_used: usize,
-    positions: usize,
-    in_check: usize,
-    resolved: usize,
+pub(crate) struct LoadStats {
+    pub(crate) games: usize,
+    pub(crate) games_used: usize,
+    /// Games left out because the same game (opening and moves) was read before.
+    pub(crate) repeated: usize,
+    pub(crate) positions: usize,
+    pub(crate) in_check: usize,
+    pub(crate) resolved: usize,
+}
+
+/// FNV-1a hash of a string: the key of an opening in the training / held-out split.
+fn fnv1a(s: &str) -> u64 {
+    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 /// splitmix64: a tiny seeded generator, enough for splitting games and choosing openings.
@@ -220,7 +237,7 @@ pub(crate) fn splitmix(seed: u64) -> u64 {
 }
 
 /// Reads every game and returns (training, held-out) samples.
-fn load(opts: &Options, stats: &mut LoadStats) -> Result<(Vec<Sample>, Vec<Sample>)> {
+pub(crate) fn load(opts: &Options, stats: &mut LoadStats) -> Result<(Vec<Sample>, Vec<Sample>)> {
     let mut lines = Vec::new();
     for path in &opts.games {
         let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
@@ -232,10 +249,26 @@ fn load(opts: &Options, stats: &mut LoadStats) -> Result<(Vec<Sample>, Vec<Sampl
     }
     let (mut train, mut held_out) = (Vec::new(), Vec::new());
     let bar = progress(lines.len() as u64, "reading games");
+    // Self-play at a fixed number of nodes is deterministic: two games from the same opening
+    // by the same weights are the same game, and files of several runs repeat openings. A
+    // repeated game is read once, and games are split into training and held-out sets by
+    // their opening, so that no held-out position was seen in training.
+    let mut seen = std::collections::HashSet::new();
     for (index, line) in lines.iter().enumerate() {
         bar.inc(1);
         stats.games += 1;
         let cols: Vec<&str> = line.split('\t').collect();
+        if !seen.insert(cols[0]) {
+            stats.repeated += 1;
+            continue;
+        }
+        // The opening of a self-play game is its start position (a cut game); games from the
+        // initial position (human games) are each their own.
+        let opening = if cols[0].starts_with("sfen ") {
+            cols[0].split(" moves").next().unwrap_or(cols[0])
+        } else {
+            cols[0]
+        };
         ensure!(
             cols.len() >= 3,
             "game {}: expected at least 3 tab-separated columns",
@@ -275,7 +308,7 @@ fn load(opts: &Options, stats: &mut LoadStats) -> Result<(Vec<Sample>, Vec<Sampl
             continue;
         };
         stats.games_used += 1;
-        let into = if (splitmix(opts.seed ^ index as u64) as f64 / u64::MAX as f64) < opts.holdout {
+        let into = if (splitmix(opts.seed ^ fnv1a(opening)) as f64 / u64::MAX as f64) < opts.holdout {
             &mut held_out
         } else {
             &mut train
@@ -293,11 +326,16 @@ fn load(opts: &Options, stats: &mut LoadStats) -> Result<(Vec<Sample>, Vec<Sampl
                 }
             }
             stats.positions += 1;
-            let c = counts(&p);
-            let features = (0..NUM_PARAMS)
-                .filter(|&i| c.0[i] != 0)
-                .map(|i| (i as u16, c.0[i]))
-                .collect();
+            let (features, linear) = if opts.net_inputs {
+                (merged_net_inputs(&p), evaluate_with(&p, &DEFAULT_PARAMS))
+            } else {
+                let c = counts(&p);
+                let features = (0..NUM_PARAMS)
+                    .filter(|&i| c.0[i] != 0)
+                    .map(|i| (i as u16, c.0[i]))
+                    .collect();
+                (features, 0)
+            };
             let result = if p.side_to_move() == Color::Black {
                 black
             } else {
@@ -307,11 +345,28 @@ fn load(opts: &Options, stats: &mut LoadStats) -> Result<(Vec<Sample>, Vec<Sampl
                 features,
                 result,
                 score,
+                linear,
             });
         }
     }
     bar.finish_and_clear();
     Ok((train, held_out))
+}
+
+/// The network's inputs of `pos`, one entry per input (the same input is used by several
+/// pieces), zeros left out.
+pub(crate) fn merged_net_inputs(pos: &Position) -> Vec<(u16, i32)> {
+    let mut uses = net::inputs(pos);
+    uses.sort_unstable_by_key(|&(i, _)| i);
+    let mut merged: Vec<(u16, i32)> = Vec::with_capacity(uses.len());
+    for (i, n) in uses {
+        match merged.last_mut() {
+            Some(last) if last.0 == i => last.1 += n,
+            _ => merged.push((i, n)),
+        }
+    }
+    merged.retain(|&(_, n)| n != 0);
+    merged
 }
 
 /// A searched score beyond this is clamped when averaged over a horizon: a mate score says the
@@ -374,7 +429,7 @@ fn int_eval(s: &Sample, params: &Params) -> f64 {
 }
 
 /// Log loss (cross-entropy) of predicting `1 / (1 + exp(-k·eval))` for `target`.
-fn log_loss(eval: f64, target: f64, k: f64) -> f64 {
+pub(crate) fn log_loss(eval: f64, target: f64, k: f64) -> f64 {
     let p = sigmoid(k * eval).clamp(1e-12, 1.0 - 1e-12);
     -(target * p.ln() + (1.0 - target) * (1.0 - p).ln())
 }
@@ -398,7 +453,7 @@ fn fit_k(samples: &[Sample], params: &Params) -> f64 {
 }
 
 /// The K that minimises `loss(K)` (golden-section search on a log scale).
-fn fit_k_by(loss: impl Fn(f64) -> f64) -> f64 {
+pub(crate) fn fit_k_by(loss: impl Fn(f64) -> f64) -> f64 {
     let (mut lo, mut hi) = ((1e-5f64).ln(), (0.1f64).ln());
     let loss = |x: f64| loss(x.exp());
     let phi = (5f64.sqrt() - 1.0) / 2.0;
@@ -487,9 +542,10 @@ pub fn run(opts: &Options) -> Result<()> {
         stats.games_used
     );
     println!(
-        "games: {} read, {} with a known result; positions: {} kept ({} training, {} held out), \
-         {} in check left out, {} replaced by the end of their captures",
+        "games: {} read, {} repeats left out, {} with a known result; positions: {} kept ({} training, \
+         {} held out), {} in check left out, {} replaced by the end of their captures",
         stats.games,
+        stats.repeated,
         stats.games_used,
         stats.positions,
         train.len(),
@@ -599,6 +655,70 @@ mod tests {
         assert_eq!(black_result("gote", &black_to_move, NotMate::Skip).unwrap(), Some(0.0));
         assert_eq!(black_result("draw", &black_to_move, NotMate::Skip).unwrap(), Some(0.5));
         assert!(black_result("resign?", &black_to_move, NotMate::Skip).is_err());
+    }
+
+    #[test]
+    fn repeated_games_are_read_once_and_openings_stay_on_one_side_of_the_split() {
+        // Twenty openings (the start after 0, 2, …, 38 king moves to and fro; they differ in
+        // their move numbers), each played as two different games, and the first game twice.
+        let shuffle = ["5i5h", "5a5b", "5h5i", "5b5a"];
+        let mut text = String::new();
+        for opening in 0..20 {
+            let mut pos = Position::from_sfen(STARTPOS_SFEN).unwrap();
+            for m in shuffle.iter().cycle().take(2 * opening) {
+                pos.do_move(pos.parse_move(m).unwrap());
+            }
+            let start = pos.to_sfen();
+            for (game, moves) in [["2g2f", "8c8d"], ["7g7f", "3c3d"], ["2g2f", "8c8d"]]
+                .iter()
+                .enumerate()
+            {
+                let result = if game == 1 { "white" } else { "black" };
+                text += &[
+                    "sfen ",
+                    &start,
+                    " moves ",
+                    moves[0],
+                    " ",
+                    moves[1],
+                    "\t2\t",
+                    result,
+                    "\t-\t10,-12\n",
+                ]
+                .concat();
+            }
+        }
+        let path = std::env::temp_dir().join(format!("soppo-tune-eval-{}.tsv", std::process::id()));
+        std::fs::write(&path, text).unwrap();
+        for seed in 1..=8 {
+            let opts = Options {
+                games: vec![path.clone()],
+                skip_plies: 0,
+                not_mate: NotMate::Skip,
+                holdout: 0.5,
+                epochs: 0,
+                lr: 0.0,
+                l2: 0.0,
+                l2_kp: 0.0,
+                seed,
+                all_positions: false,
+                tune_material: false,
+                score_weight: 0.4,
+                score_horizon: 1,
+                write: None,
+                only: Vec::new(),
+                net_inputs: false,
+            };
+            let mut stats = LoadStats::default();
+            let (train, held_out) = load(&opts, &mut stats).unwrap();
+            assert_eq!((stats.games, stats.repeated, stats.games_used), (60, 20, 40));
+            // Two positions a game (both moves are quiet), and an opening's two games on the
+            // same side of the split: four positions an opening on each side. (A split by game
+            // would leave an odd number of games on a side for about every other seed.)
+            assert_eq!(train.len() + held_out.len(), 80);
+            assert_eq!((train.len() % 4, held_out.len() % 4), (0, 0), "seed {seed}");
+        }
+        std::fs::remove_file(&path).unwrap();
     }
 
     #[test]

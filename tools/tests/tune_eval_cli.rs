@@ -52,7 +52,10 @@ fn tuning_a_tiny_set_lowers_the_loss() {
         .unwrap();
     assert!(out.status.success(), "{out:?}");
     let text = stdout_of(&out);
-    assert!(text.contains("games: 6 read, 5 with a known result"), "{text}");
+    assert!(
+        text.contains("games: 6 read, 0 repeats left out, 5 with a known result"),
+        "{text}"
+    );
     assert!(text.contains("pub const DEFAULT_PARAMS: Params = Params(["), "{text}");
     let (n, k, [before, after, held_before, _]) = summary(last_line(&text));
     assert!(n >= 20, "{text}");
@@ -95,7 +98,10 @@ fn tuning_on_the_shared_games() {
     assert!(out.status.success(), "{out:?}");
     let text = stdout_of(&out);
     // 192 of the 500 games end in checkmate; the others say nothing about the winner.
-    assert!(text.contains("games: 500 read, 192 with a known result"), "{text}");
+    assert!(
+        text.contains("games: 500 read, 0 repeats left out, 192 with a known result"),
+        "{text}"
+    );
     let (n, k, [before, after, held_before, held_after]) = summary(last_line(&text));
     assert!(n > 10_000, "{text}");
     assert!(k > 0.0 && k < 0.01, "{text}");

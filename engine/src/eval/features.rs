@@ -14,6 +14,16 @@ use soppo_core::{Bitboard, Color, PieceKind, Position, Square};
 /// Receives `n` uses of parameter `index`.
 pub trait Sink {
     fn add(&mut self, index: usize, n: i32);
+    /// The features that follow belong to side `side` (0: the side to move, 1: the
+    /// opponent). The linear sinks ignore it: their counts are signed already. The network
+    /// ([`super::net`]) keeps the two sides' features apart.
+    #[inline(always)]
+    fn side(&mut self, _side: usize) {}
+    /// A use of a piece–king table weight (the network leaves those out).
+    #[inline(always)]
+    fn add_kp(&mut self, index: usize, n: i32) {
+        self.add(index, n);
+    }
 }
 
 /// Sums the weights: the evaluation in 1/16 centipawn.
@@ -190,6 +200,7 @@ pub fn accumulate<S: Sink>(pos: &Position, sink: &mut S) {
         let (us, them) = (colors[side], colors[1 - side]);
         let sign = if side == 0 { 1 } else { -1 };
         let unit = sign * FINE;
+        sink.side(side);
 
         // Material, board and hand.
         for kind in PieceKind::ALL {
@@ -215,7 +226,7 @@ pub fn accumulate<S: Sink>(pos: &Position, sink: &mut S) {
                 let table = base + g * params::KP_TABLE + krank + params::KP_RANKS / 2;
                 for sq in pieces {
                     let (file, rank) = (sq.file().index(), usize::from(sq.rank().relative(us)));
-                    sink.add(table + file.abs_diff(kfile) * params::KP_RANKS - rank, sign);
+                    sink.add_kp(table + file.abs_diff(kfile) * params::KP_RANKS - rank, sign);
                 }
             }
         }

@@ -15,12 +15,15 @@
 //!   rank offset, per piece group);
 //! - a bonus for the side to move.
 //!
-//! The whole evaluation is linear in [`params::NUM_PARAMS`] integer weights
+//! These terms are linear in [`params::NUM_PARAMS`] integer weights
 //! ([`params::DEFAULT_PARAMS`]), which `soppo-tools tune-eval` fits by logistic regression on
-//! self-play games (`soppo-tools selfplay`): the searched scores and the results. Nothing is
-//! incremental: every call recomputes the control maps with bit-sliced counters.
+//! self-play games (`soppo-tools selfplay`): the searched scores and the results. On top of
+//! the sum, a small network ([`net`]) over the same features, each side's apart, adds what a
+//! sum cannot say (`soppo-tools train-net`). Nothing is incremental: every call recomputes
+//! the control maps with bit-sliced counters.
 
 pub mod features;
+pub mod net;
 pub mod params;
 mod weights;
 
@@ -89,7 +92,11 @@ fn material_portable(pos: &Position) -> i32 {
 /// Static evaluation in centipawns from the side to move's point of view.
 #[inline]
 pub fn evaluate(pos: &Position) -> i32 {
-    features::evaluate_with(pos, &params::DEFAULT_PARAMS).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    match &*net::NET {
+        Some(net) => net::evaluate_with(pos, &params::DEFAULT_PARAMS, net),
+        None => features::evaluate_with(pos, &params::DEFAULT_PARAMS),
+    }
+    .clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }
 
 #[cfg(test)]
