@@ -3,7 +3,7 @@
 
 use anyhow::Context;
 use soppo_core::Position;
-use soppo_engine::eval::features::counts;
+use soppo_engine::eval::features::{counts, evaluate_with};
 use soppo_engine::eval::params::{DEFAULT_PARAMS, FINE, NUM_PARAMS, param_name};
 
 /// One group's share of the evaluation, in centipawns, and its largest single terms.
@@ -15,7 +15,8 @@ struct Group {
 
 /// Prints the evaluation of `sfen` (side to move's view) by parameter group; with `-`, the
 /// evaluation of every SFEN read from standard input, one tab-separated line each: the total,
-/// then every group's share in centipawns (a header line names them), for analysis in bulk.
+/// then every linear group's share and the network's in centipawns (a header line names
+/// them), for analysis in bulk.
 pub fn run(sfen: &str, top: usize) -> anyhow::Result<()> {
     if sfen == "-" {
         return run_batch();
@@ -36,8 +37,20 @@ pub fn run(sfen: &str, top: usize) -> anyhow::Result<()> {
             .collect();
         println!("{:>11} {:+8.0}  {}", g.name, g.total, shown.join(", "));
     }
+    println!("{:>11} {:+8}", "network", network_share(&pos));
     println!("{:>11} {:+8}", "total", soppo_engine::eval::evaluate(&pos));
     Ok(())
+}
+
+/// The hidden layer's share of the evaluation: the whole evaluation less the linear sum
+/// (zero in a build without a network).
+fn network_share(pos: &Position) -> i32 {
+    match &*soppo_engine::eval::net::NET {
+        Some(net) => {
+            soppo_engine::eval::net::evaluate_with(pos, &DEFAULT_PARAMS, net) - evaluate_with(pos, &DEFAULT_PARAMS)
+        }
+        None => 0,
+    }
 }
 
 /// The evaluation of `pos` by parameter group, in parameter order; with `terms`, each group
@@ -81,11 +94,17 @@ fn run_batch() -> anyhow::Result<()> {
         let groups = groups(&pos, false);
         if !header {
             let names: Vec<&str> = groups.iter().map(|g| g.name).collect();
-            writeln!(out, "total\t{}", names.join("\t"))?;
+            writeln!(out, "total\t{}\tnetwork", names.join("\t"))?;
             header = true;
         }
         let values: Vec<String> = groups.iter().map(|g| format!("{:.0}", g.total)).collect();
-        writeln!(out, "{}\t{}", soppo_engine::eval::evaluate(&pos), values.join("\t"))?;
+        writeln!(
+            out,
+            "{}\t{}\t{}",
+            soppo_engine::eval::evaluate(&pos),
+            values.join("\t"),
+            network_share(&pos)
+        )?;
     }
     Ok(())
 }
