@@ -91,3 +91,68 @@ fn selfplay_games_are_legal_complete_and_tunable() {
         "{report}"
     );
 }
+
+/// Plays `games` games from one opening position (the same cut every time) and returns the
+/// game lines.
+fn games_from_one_opening(games: usize, jitter: &str) -> Vec<String> {
+    let openings = TempFile::new(&format!("selfplay-one-opening-{jitter}.tsv"), OPENINGS);
+    let out_file = TempFile::new(&format!("selfplay-one-opening-games-{jitter}.tsv"), "");
+    let out = tools()
+        .arg("selfplay")
+        .arg("--openings")
+        .arg(openings.path())
+        .arg("--out")
+        .arg(out_file.path())
+        // The search looks at its node count every 512 nodes: ±20 % of 4,000 spans a few
+        // of those steps.
+        .args(["--games", &games.to_string(), "--nodes", "4000", "--threads", "2"])
+        .args(["--min-ply", "6", "--max-ply", "6", "--max-plies", "24", "--seed", "5"])
+        .args(["--jitter", jitter])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    std::fs::read_to_string(out_file.path())
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn varied_node_counts_part_games_from_one_opening() {
+    // Both openings cut at ply 6 give two start positions; eight games land on them.
+    let fixed = games_from_one_opening(8, "0");
+    let varied = games_from_one_opening(8, "0.2");
+    let distinct = |games: &[String]| {
+        let mut lines: Vec<&str> = games.iter().map(|g| g.split('\t').next().unwrap()).collect();
+        lines.sort_unstable();
+        lines.dedup();
+        lines.len()
+    };
+    // A fixed node count is deterministic: at most one game per start position.
+    assert_eq!(fixed.len(), 8);
+    assert!(distinct(&fixed) <= 2, "{fixed:#?}");
+    assert_eq!(varied.len(), 8);
+    assert!(distinct(&varied) >= 5, "{varied:#?}");
+
+    // And `train-net` reads such a file and writes a network of the engine's shape.
+    let games = TempFile::new("selfplay-varied-games.tsv", &(varied.join("\n") + "\n"));
+    let net = TempFile::new("selfplay-varied-net.bin", "");
+    let out = tools()
+        .arg("train-net")
+        .arg(games.path())
+        .args(["--holdout", "0.5", "--epochs", "2", "--seed", "3"])
+        .arg("--write")
+        .arg(net.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let text = stdout_of(&out);
+    assert!(last_line(&text).starts_with("train-net: "), "{text}");
+    let bytes = std::fs::read(net.path()).unwrap();
+    assert_eq!(
+        soppo_engine::eval::net::Net::from_bytes(&bytes).map(|_| ()),
+        Ok(()),
+        "{text}"
+    );
+}
