@@ -267,17 +267,23 @@ fn quantized_loss(net: &Net, samples: &[Sample], k: f64, score_weight: f64) -> f
     samples
         .iter()
         .map(|s| {
-            let mut h = net.b;
-            for &(i, n) in &s.features {
-                for (h, w) in h.iter_mut().zip(&net.w[i as usize]) {
-                    *h += w * n;
-                }
-            }
-            let eval = f64::from(s.linear + net.output(&h));
+            let eval = f64::from(s.linear + net.output(&net.hidden(&s.features)));
             log_loss(eval, s.target(k, score_weight), k)
         })
         .sum::<f64>()
         / samples.len().max(1) as f64
+}
+
+/// Each input's largest count in `samples` (at least 1): the trainer sees counts scaled into
+/// −1..=1.
+fn input_scales(samples: &[Sample]) -> Vec<f32> {
+    let mut scale = vec![1.0f32; INPUTS];
+    for s in samples {
+        for &(i, n) in &s.features {
+            scale[i as usize] = scale[i as usize].max(n.unsigned_abs() as f32);
+        }
+    }
+    scale
 }
 
 /// Runs the trainer and prints its report; the last line is the summary.
@@ -320,12 +326,7 @@ pub fn run(opts: &Options) -> Result<()> {
             .sum::<f64>()
             / scored.len() as f64
     });
-    let mut scale = vec![1.0f32; INPUTS];
-    for s in &train {
-        for &(i, n) in &s.features {
-            scale[i as usize] = scale[i as usize].max(n.unsigned_abs() as f32);
-        }
-    }
+    let scale = input_scales(&train);
     let data = Data::new(&train, &scale, k, opts.score_weight);
     let held = Data::new(&held_out, &scale, k, opts.score_weight);
     println!(
@@ -450,12 +451,7 @@ mod tests {
                 linear: 0,
             })
             .collect();
-        let mut scale = vec![1.0f32; INPUTS];
-        for s in &samples {
-            for &(i, n) in &s.features {
-                scale[i as usize] = scale[i as usize].max(n.unsigned_abs() as f32);
-            }
-        }
+        let scale = input_scales(&samples);
         let data = Data::new(&samples, &scale, 0.001, 0.0);
         // Random input weights, and output weights and biases of the size training gives.
         let mut model = Model::new(9);
@@ -479,13 +475,7 @@ mod tests {
             let h = model.hidden(&data, s);
             clipped_units += h.iter().filter(|&&x| !(0.0..=1.0).contains(&x)).count();
             let float = model.output(&h);
-            let mut hq = net.b;
-            for &(i, n) in &sample.features {
-                for (hq, w) in hq.iter_mut().zip(&net.w[i as usize]) {
-                    *hq += w * n;
-                }
-            }
-            let int = net.output(&hq);
+            let int = net.output(&net.hidden(&sample.features));
             assert!(
                 (float - int as f32).abs() <= 2.0,
                 "{}: float {float} integer {int}",

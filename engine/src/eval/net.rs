@@ -131,6 +131,18 @@ impl Net {
         out
     }
 
+    /// The hidden accumulators (biases included) for a list of input uses, as [`inputs`]
+    /// gives them: the slow way, for the trainer and the tests.
+    pub fn hidden(&self, uses: &[(u16, i32)]) -> [i32; HIDDEN] {
+        let mut h = self.b;
+        for &(i, n) in uses {
+            for (h, w) in h.iter_mut().zip(&self.w[usize::from(i)]) {
+                *h += w * n;
+            }
+        }
+        h
+    }
+
     /// The output (centipawns) for hidden accumulators that already include the biases.
     #[inline(always)]
     pub fn output(&self, hidden: &[i32; HIDDEN]) -> i32 {

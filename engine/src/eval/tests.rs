@@ -246,13 +246,7 @@ fn reference_net_eval(p: &Position, params: &Params, n: &net::Net) -> i32 {
     let linear: i64 = (0..NUM_PARAMS)
         .map(|i| i64::from(c.0[i]) * i64::from(params.0[i]))
         .sum();
-    let mut h = n.b;
-    for (i, uses) in net::inputs(p) {
-        for (h, w) in h.iter_mut().zip(&n.w[usize::from(i)]) {
-            *h += w * uses;
-        }
-    }
-    (linear / i64::from(FINE)) as i32 + n.output(&h)
+    (linear / i64::from(FINE)) as i32 + n.output(&n.hidden(&net::inputs(p)))
 }
 
 #[test]
