@@ -106,6 +106,14 @@ struct SelfplayArgs {
     /// Each move searches `--nodes` times a factor drawn from 1 ± this share.
     #[arg(long, value_name = "F", default_value_t = 0.2)]
     jitter: f64,
+    /// Plies played at random after the cut (moves that lose no material by exchange), so
+    /// that the games reach positions no opening of the file does.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    random_plies: usize,
+    /// After the random plies, a start whose searched score is further from even than this
+    /// (centipawns) is drawn again (up to ten times, then the cut opening is used as it is).
+    #[arg(long, value_name = "CP", default_value_t = 300)]
+    random_balance: i32,
 }
 
 #[derive(Debug, Args)]
@@ -391,6 +399,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 max_plies: args.max_plies,
                 adjudicate: args.adjudicate,
                 jitter: args.jitter,
+                random_plies: args.random_plies,
+                random_balance: args.random_balance,
             })?;
             Ok(ExitCode::SUCCESS)
         }

@@ -2,7 +2,9 @@
 //! games of the engine against itself, in process, to tune the evaluation on.
 //!
 //! Each game starts from a game of the openings file (the TSV game format of `tune-eval`) cut
-//! at a random ply in `--min-ply..=--max-ply`, then both sides search a fixed number of nodes
+//! at a random ply in `--min-ply..=--max-ply`, followed by `--random-plies` random moves that
+//! lose no material by exchange (a start further than `--random-balance` from even by a search
+//! of `--nodes` is drawn again), then both sides search a fixed number of nodes
 //! a move (one thread, a table of their own, cleared per game), varied by up to `--jitter`
 //! (a share, drawn per move) so that no two games are the same. A game ends in checkmate or
 //! resignation (the mover sees itself mated), a declaration win, sennichite or perpetual check
@@ -13,7 +15,9 @@
 //! Output, one game a line, in the format `tune-eval` reads: `sfen <start> moves …`, the number
 //! of plies played, the winner (`black`, `white` or `draw`), the final SFEN, and a fifth
 //! column: the searched score before each move, in centipawns from the mover's view (mates
-//! as ±30000), comma-separated.
+//! as ±30000), comma-separated; and a sixth: `opening:N`, the line of the openings file the
+//! game was cut from (0-based, comments and blank lines not counted), by which the tuners keep
+//! all games of one line on one side of their training / held-out split.
 
 use anyhow::{Context, Result, ensure};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -44,7 +48,14 @@ pub struct Options {
     pub adjudicate: i32,
     /// Each move searches `nodes · (1 ± jitter)` nodes, drawn per move from the seed.
     pub jitter: f64,
+    /// Plies played at random after the cut.
+    pub random_plies: usize,
+    /// Largest searched score (either side) a start after random plies may have.
+    pub random_balance: i32,
 }
+
+/// Starts drawn after random plies before the cut opening is used as it is.
+const RANDOM_TRIES: u64 = 10;
 
 /// A mate score as the fifth column writes it.
 const MATE_CP: i32 = 30_000;
@@ -74,10 +85,13 @@ impl Winner {
     }
 }
 
-/// The start position of game `index`: a random opening line cut at a random ply.
-fn start_position(openings: &[String], index: usize, opts: &Options) -> Result<Position> {
+/// The start position of game `index` and the line of `openings` it was cut from.
+fn start_position(openings: &[String], index: usize, opts: &Options) -> Result<(Position, usize)> {
+    // The random plies start from this draw too: each game's start depends on the seed and
+    // its index alone, whatever thread plays it.
     let r = splitmix(opts.seed ^ (index as u64).wrapping_mul(0x2545_F491_4F6C_DD1D));
-    let line = &openings[(r % openings.len() as u64) as usize];
+    let source = (r % openings.len() as u64) as usize;
+    let line = &openings[source];
     let span = (opts.max_ply.saturating_sub(opts.min_ply) + 1) as u64;
     let cut = opts.min_ply + ((r >> 32) % span) as usize;
     let (mut pos, moves) = parse_game(line.split('\t').next().unwrap_or(""))?;
@@ -89,8 +103,45 @@ fn start_position(openings: &[String], index: usize, opts: &Options) -> Result<P
             break;
         }
     }
+    if opts.random_plies > 0 {
+        // Games from one cut opening differ only by the node jitter, and the file has 500
+        // openings: a network trained on them learns those openings rather than shogi. Random
+        // plies that lose no material by exchange reach new positions; a start that one side
+        // already wins is drawn again.
+        let settings = SearchSettings {
+            threads: 1,
+            ..SearchSettings::from_options(&soppo_engine::options::Options::default())
+        };
+        let tt = TranspositionTable::new(1);
+        for attempt in 0..RANDOM_TRIES {
+            let mut p = pos.clone();
+            let mut state = splitmix(r ^ splitmix(attempt + 1));
+            for _ in 0..opts.random_plies {
+                let safe: Vec<Move> = p
+                    .legal_moves()
+                    .iter()
+                    .copied()
+                    .filter(|&m| search::see_ge(&p, m, 0))
+                    .collect();
+                if safe.is_empty() {
+                    break;
+                }
+                state = splitmix(state);
+                p.do_move(safe[(state % safe.len() as u64) as usize]);
+            }
+            if p.legal_moves().is_empty() {
+                continue;
+            }
+            tt.clear();
+            let (_, score) = think(&p, &tt, &settings, opts.nodes.max(1));
+            if score.abs() <= opts.random_balance {
+                pos = p;
+                break;
+            }
+        }
+    }
     // A fresh position: the game's history starts here.
-    Ok(Position::from_sfen(&pos.to_sfen())?)
+    Ok((Position::from_sfen(&pos.to_sfen())?, source))
 }
 
 /// One search: the decision and the score from the mover's view.
@@ -121,7 +172,7 @@ fn play(openings: &[String], index: usize, opts: &Options, tt: &TranspositionTab
         threads: 1,
         ..SearchSettings::from_options(&soppo_engine::options::Options::default())
     };
-    let mut pos = start_position(openings, index, opts)?;
+    let (mut pos, source) = start_position(openings, index, opts)?;
     let start = pos.to_sfen();
     tt.clear();
     let mut moves: Vec<Move> = Vec::new();
@@ -182,7 +233,7 @@ fn play(openings: &[String], index: usize, opts: &Options, tt: &TranspositionTab
     let moves_text: Vec<String> = moves.iter().map(ToString::to_string).collect();
     let scores_text: Vec<String> = scores.iter().map(i32::to_string).collect();
     Ok(format!(
-        "sfen {start} moves {}\t{}\t{}\t{}\t{}",
+        "sfen {start} moves {}\t{}\t{}\t{}\t{}\topening:{source}",
         moves_text.join(" "),
         moves.len(),
         winner.as_str(),
@@ -253,4 +304,52 @@ pub fn run(opts: &Options) -> Result<()> {
 /// Locks `m`; a poisoned lock is taken as it is (a panicking worker ends the whole run).
 fn locked<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options(random_plies: usize) -> Options {
+        Options {
+            openings: PathBuf::new(),
+            games: 1,
+            nodes: 300,
+            threads: 1,
+            seed: 7,
+            out: PathBuf::new(),
+            min_ply: 2,
+            max_ply: 2,
+            max_plies: 10,
+            adjudicate: 3000,
+            jitter: 0.2,
+            random_plies,
+            random_balance: 300,
+        }
+    }
+
+    #[test]
+    fn random_plies_leave_the_cut_opening_and_repeat_with_the_seed() {
+        let openings = vec!["startpos moves 7g7f 3c3d 2g2f 8c8d\t4\tnot-mate\t-".to_owned()];
+        let (cut, source) = start_position(&openings, 0, &options(0)).unwrap();
+        assert_eq!(source, 0);
+        assert_eq!(
+            cut.to_sfen(),
+            "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3"
+        );
+        let mut starts = std::collections::HashSet::new();
+        for index in 0..6 {
+            let (a, _) = start_position(&openings, index, &options(4)).unwrap();
+            let (b, _) = start_position(&openings, index, &options(4)).unwrap();
+            assert_eq!(a.to_sfen(), b.to_sfen(), "game {index}");
+            // Four plies later (the side to move is the cut's again) or, when no start was
+            // balanced, the cut itself.
+            assert_eq!(a.side_to_move(), cut.side_to_move());
+            assert!(!a.legal_moves().is_empty());
+            starts.insert(a.to_sfen());
+        }
+        // Most games start somewhere else than the cut, and not all at the same place.
+        let cut = cut.to_sfen();
+        assert!(starts.iter().filter(|&s| *s != cut).count() >= 4, "{starts:?}");
+    }
 }

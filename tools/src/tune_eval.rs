@@ -262,9 +262,13 @@ pub(crate) fn load(opts: &Options, stats: &mut LoadStats) -> Result<(Vec<Sample>
             stats.repeated += 1;
             continue;
         }
-        // The opening of a self-play game is its start position (a cut game); games from the
-        // initial position (human games) are each their own.
-        let opening = if cols[0].starts_with("sfen ") {
+        // The opening of a self-play game is the openings-file line it was cut from, when the
+        // game records it (sixth column `opening:N`): cuts of one line at different plies share
+        // its first moves. Older files give only the start position (a cut game); games from
+        // the initial position (human games) are each their own.
+        let opening = if let Some(&source) = cols.get(5).filter(|c| c.starts_with("opening:")) {
+            source
+        } else if cols[0].starts_with("sfen ") {
             cols[0].split(" moves").next().unwrap_or(cols[0])
         } else {
             cols[0]
@@ -657,10 +661,48 @@ mod tests {
         assert!(black_result("resign?", &black_to_move, NotMate::Skip).is_err());
     }
 
-    #[test]
-    fn repeated_games_are_read_once_and_openings_stay_on_one_side_of_the_split() {
-        // Twenty openings (the start after 0, 2, …, 38 king moves to and fro; they differ in
-        // their move numbers), each played as two different games, and the first game twice.
+    /// Splits a file of games like [`split_test_games`]'s and returns the numbers of training
+    /// and held-out positions for seeds 1..=8, with the load statistics of each.
+    fn split_sizes(text: &str) -> Vec<(usize, usize, (usize, usize, usize))> {
+        let path = std::env::temp_dir().join(format!("soppo-tune-eval-{}-{}.tsv", std::process::id(), fnv1a(text)));
+        std::fs::write(&path, text).unwrap();
+        let sizes = (1..=8)
+            .map(|seed| {
+                let opts = Options {
+                    games: vec![path.clone()],
+                    skip_plies: 0,
+                    not_mate: NotMate::Skip,
+                    holdout: 0.5,
+                    epochs: 0,
+                    lr: 0.0,
+                    l2: 0.0,
+                    l2_kp: 0.0,
+                    seed,
+                    all_positions: false,
+                    tune_material: false,
+                    score_weight: 0.4,
+                    score_horizon: 1,
+                    write: None,
+                    only: Vec::new(),
+                    net_inputs: false,
+                };
+                let mut stats = LoadStats::default();
+                let (train, held_out) = load(&opts, &mut stats).unwrap();
+                (
+                    train.len(),
+                    held_out.len(),
+                    (stats.games, stats.repeated, stats.games_used),
+                )
+            })
+            .collect();
+        std::fs::remove_file(&path).unwrap();
+        sizes
+    }
+
+    /// Twenty openings (the start after 0, 2, …, 38 king moves to and fro; they differ in
+    /// their move numbers), each played as two different games, and the first game twice;
+    /// `source(opening)` is the sixth column of its games, if any.
+    fn split_test_games(source: impl Fn(usize) -> Option<String>) -> String {
         let shuffle = ["5i5h", "5a5b", "5h5i", "5b5a"];
         let mut text = String::new();
         for opening in 0..20 {
@@ -674,51 +716,43 @@ mod tests {
                 .enumerate()
             {
                 let result = if game == 1 { "white" } else { "black" };
-                text += &[
-                    "sfen ",
-                    &start,
-                    " moves ",
-                    moves[0],
-                    " ",
-                    moves[1],
-                    "\t2\t",
-                    result,
-                    "\t-\t10,-12\n",
-                ]
-                .concat();
+                let sixth = source(opening).map(|s| format!("\t{s}")).unwrap_or_default();
+                text += &format!(
+                    "sfen {start} moves {} {}\t2\t{result}\t-\t10,-12{sixth}\n",
+                    moves[0], moves[1]
+                );
             }
         }
-        let path = std::env::temp_dir().join(format!("soppo-tune-eval-{}.tsv", std::process::id()));
-        std::fs::write(&path, text).unwrap();
-        for seed in 1..=8 {
-            let opts = Options {
-                games: vec![path.clone()],
-                skip_plies: 0,
-                not_mate: NotMate::Skip,
-                holdout: 0.5,
-                epochs: 0,
-                lr: 0.0,
-                l2: 0.0,
-                l2_kp: 0.0,
-                seed,
-                all_positions: false,
-                tune_material: false,
-                score_weight: 0.4,
-                score_horizon: 1,
-                write: None,
-                only: Vec::new(),
-                net_inputs: false,
-            };
-            let mut stats = LoadStats::default();
-            let (train, held_out) = load(&opts, &mut stats).unwrap();
-            assert_eq!((stats.games, stats.repeated, stats.games_used), (60, 20, 40));
-            // Two positions a game (both moves are quiet), and an opening's two games on the
-            // same side of the split: four positions an opening on each side. (A split by game
-            // would leave an odd number of games on a side for about every other seed.)
-            assert_eq!(train.len() + held_out.len(), 80);
-            assert_eq!((train.len() % 4, held_out.len() % 4), (0, 0), "seed {seed}");
+        text
+    }
+
+    #[test]
+    fn games_of_one_source_line_stay_on_one_side_of_the_split() {
+        // Self-play games record the openings-file line they were cut from: the twenty starts
+        // come from ten lines, two each, and those stay together.
+        for (seed, (train, held_out, stats)) in split_sizes(&split_test_games(|o| Some(format!("opening:{}", o / 2))))
+            .into_iter()
+            .enumerate()
+        {
+            assert_eq!(stats, (60, 20, 40));
+            assert_eq!(train + held_out, 80);
+            assert_eq!((train % 8, held_out % 8), (0, 0), "seed {}", seed + 1);
         }
-        std::fs::remove_file(&path).unwrap();
+    }
+
+    #[test]
+    fn repeated_games_are_read_once_and_openings_stay_on_one_side_of_the_split() {
+        let sizes = split_sizes(&split_test_games(|_| None));
+        // Two positions a game (both moves are quiet), and an opening's two games on the
+        // same side of the split: four positions an opening on each side. (A split by game
+        // would leave an odd number of games on a side for about every other seed.) Some seed
+        // splits by twos of openings only by chance: the sizes are not all multiples of 8.
+        for (seed, &(train, held_out, stats)) in sizes.iter().enumerate() {
+            assert_eq!(stats, (60, 20, 40));
+            assert_eq!(train + held_out, 80);
+            assert_eq!((train % 4, held_out % 4), (0, 0), "seed {}", seed + 1);
+        }
+        assert!(sizes.iter().any(|&(train, _, _)| train % 8 != 0), "{sizes:?}");
     }
 
     #[test]

@@ -34,7 +34,7 @@ fn selfplay_games_are_legal_complete_and_tunable() {
             "--max-ply",
             "6",
         ])
-        .args(["--max-plies", "60"])
+        .args(["--max-plies", "60", "--random-plies", "2"])
         .output()
         .unwrap();
     assert!(out.status.success(), "{out:?}");
@@ -46,7 +46,10 @@ fn selfplay_games_are_legal_complete_and_tunable() {
     assert_eq!(rows.len(), 3, "{written}");
     for row in rows {
         let cols: Vec<&str> = row.split('\t').collect();
-        assert_eq!(cols.len(), 5, "{row}");
+        assert_eq!(cols.len(), 6, "{row}");
+        // The line of the openings file the game was cut from (two lines).
+        let source: usize = cols[5].strip_prefix("opening:").unwrap().parse().unwrap();
+        assert!(source < 2, "{row}");
         let (start, moves) = cols[0]
             .strip_prefix("sfen ")
             .and_then(|r| r.split_once(" moves "))
@@ -141,7 +144,8 @@ fn varied_node_counts_part_games_from_one_opening() {
     let out = tools()
         .arg("train-net")
         .arg(games.path())
-        .args(["--holdout", "0.5", "--epochs", "2", "--seed", "3"])
+        // Seed 1 puts the two openings-file lines on different sides of the split.
+        .args(["--holdout", "0.5", "--epochs", "2", "--seed", "1"])
         .arg("--write")
         .arg(net.path())
         .output()

@@ -33,6 +33,7 @@ use crate::options::{Options, SoppoCut};
 use crate::tt::{NO_EVAL, TranspositionTable};
 pub use history::Histories;
 use history::{History, MAX_PLY, piece_to};
+pub use see::see_ge;
 use soppo_core::declaration::EnteringKingRule;
 use soppo_core::{Move, Position};
 use std::sync::Arc;
