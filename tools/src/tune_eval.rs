@@ -703,6 +703,7 @@ mod tests {
     /// their move numbers), each played as two different games, and the first game twice;
     /// `source(opening)` is the sixth column of its games, if any.
     fn split_test_games(source: impl Fn(usize) -> Option<String>) -> String {
+        use std::fmt::Write as _;
         let shuffle = ["5i5h", "5a5b", "5h5i", "5b5a"];
         let mut text = String::new();
         for opening in 0..20 {
@@ -717,10 +718,12 @@ mod tests {
             {
                 let result = if game == 1 { "white" } else { "black" };
                 let sixth = source(opening).map(|s| format!("\t{s}")).unwrap_or_default();
-                text += &format!(
-                    "sfen {start} moves {} {}\t2\t{result}\t-\t10,-12{sixth}\n",
+                writeln!(
+                    text,
+                    "sfen {start} moves {} {}\t2\t{result}\t-\t10,-12{sixth}",
                     moves[0], moves[1]
-                );
+                )
+                .unwrap();
             }
         }
         text
