@@ -85,8 +85,22 @@ impl Winner {
     }
 }
 
-/// The start position of game `index` and the line of `openings` it was cut from.
-fn start_position(openings: &[String], index: usize, opts: &Options) -> Result<(Position, usize)> {
+/// The search settings of every self-play search: the engine's defaults, one thread.
+fn settings() -> SearchSettings {
+    SearchSettings {
+        threads: 1,
+        ..SearchSettings::from_options(&soppo_engine::options::Options::default())
+    }
+}
+
+/// The start position of game `index` and the line of `openings` it was cut from. `tt` is the
+/// game's table, used by the balance check after random plies (the game clears it).
+fn start_position(
+    openings: &[String],
+    index: usize,
+    opts: &Options,
+    tt: &TranspositionTable,
+) -> Result<(Position, usize)> {
     // The random plies start from this draw too: each game's start depends on the seed and
     // its index alone, whatever thread plays it.
     let r = splitmix(opts.seed ^ (index as u64).wrapping_mul(0x2545_F491_4F6C_DD1D));
@@ -108,11 +122,7 @@ fn start_position(openings: &[String], index: usize, opts: &Options) -> Result<(
         // openings: a network trained on them learns those openings rather than shogi. Random
         // plies that lose no material by exchange reach new positions; a start that one side
         // already wins is drawn again.
-        let settings = SearchSettings {
-            threads: 1,
-            ..SearchSettings::from_options(&soppo_engine::options::Options::default())
-        };
-        let tt = TranspositionTable::new(1);
+        let settings = settings();
         for attempt in 0..RANDOM_TRIES {
             let mut p = pos.clone();
             let mut state = splitmix(r ^ splitmix(attempt + 1));
@@ -133,7 +143,7 @@ fn start_position(openings: &[String], index: usize, opts: &Options) -> Result<(
                 continue;
             }
             tt.clear();
-            let (_, score) = think(&p, &tt, &settings, opts.nodes.max(1));
+            let (_, score) = think(&p, tt, &settings, opts.nodes.max(1));
             if score.abs() <= opts.random_balance {
                 pos = p;
                 break;
@@ -168,11 +178,8 @@ fn think(pos: &Position, tt: &TranspositionTable, settings: &SearchSettings, nod
 
 /// Plays game `index`; returns its output line.
 fn play(openings: &[String], index: usize, opts: &Options, tt: &TranspositionTable) -> Result<String> {
-    let settings = SearchSettings {
-        threads: 1,
-        ..SearchSettings::from_options(&soppo_engine::options::Options::default())
-    };
-    let (mut pos, source) = start_position(openings, index, opts)?;
+    let settings = settings();
+    let (mut pos, source) = start_position(openings, index, opts, tt)?;
     let start = pos.to_sfen();
     tt.clear();
     let mut moves: Vec<Move> = Vec::new();
@@ -331,7 +338,8 @@ mod tests {
     #[test]
     fn random_plies_leave_the_cut_opening_and_repeat_with_the_seed() {
         let openings = vec!["startpos moves 7g7f 3c3d 2g2f 8c8d\t4\tnot-mate\t-".to_owned()];
-        let (cut, source) = start_position(&openings, 0, &options(0)).unwrap();
+        let tt = TranspositionTable::new(1);
+        let (cut, source) = start_position(&openings, 0, &options(0), &tt).unwrap();
         assert_eq!(source, 0);
         assert_eq!(
             cut.to_sfen(),
@@ -339,8 +347,8 @@ mod tests {
         );
         let mut starts = std::collections::HashSet::new();
         for index in 0..6 {
-            let (a, _) = start_position(&openings, index, &options(4)).unwrap();
-            let (b, _) = start_position(&openings, index, &options(4)).unwrap();
+            let (a, _) = start_position(&openings, index, &options(4), &tt).unwrap();
+            let (b, _) = start_position(&openings, index, &options(4), &tt).unwrap();
             assert_eq!(a.to_sfen(), b.to_sfen(), "game {index}");
             // Four plies later (the side to move is the cut's again) or, when no start was
             // balanced, the cut itself.
