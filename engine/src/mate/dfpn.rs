@@ -50,7 +50,6 @@ pub(crate) mod tests;
 mod tt;
 
 use super::exact::{InterpositionGap, some_capture_without_piece};
-use arrayvec::ArrayVec;
 use shared::{Job, Shared};
 use soppo_core::movegen::{MoveList, count_evasions, generate_checks, generate_legal};
 use soppo_core::{Bitboard, Color, Hand, Move, PieceKind, Position, Square};
@@ -65,9 +64,6 @@ const PARALLEL_MIN_NODES: u64 = 100_000;
 /// Stack of a searching thread: the recursion goes [`MAX_DEPTH`] deep (address space only;
 /// pages are touched as the search deepens).
 pub(crate) const STACK_BYTES: usize = 1 << 30;
-
-/// More than the most moves a position can have (593 with every non-promotion).
-const MAX_CHILDREN: usize = 600;
 
 /// `Child::chain` of a move outside every interposition chain.
 const NO_CHAIN: u16 = 0;
@@ -89,6 +85,8 @@ const MAX_DEPTH: usize = 4000;
 const POLL_INTERVAL: u64 = 4096;
 /// Bits of the counting filter in front of the path repetition scan.
 const FILTER_BITS: u32 = 12;
+/// Entries (a power of two) of each thread's cache of positions without a mate in one.
+const NO_MATE1_ENTRIES: usize = 1 << 16;
 /// Nodes a re-search of `mate_line` may spend on one position.
 const LINE_RESEARCH_NODES: u64 = 20_000_000;
 /// Node budget of one search that tries to shorten a defender reply's proof by two plies
@@ -154,6 +152,11 @@ struct Child {
     mv: Move,
     /// The full key of the position after the move (for the busy marks of parallel search).
     key: u64,
+    /// The table key of the position after the move.
+    bkey: u64,
+    /// A new OR node whose test for mate in one was put off (see [`Dfpn::settle_new_child`]):
+    /// [`Dfpn::mid`] makes it first.
+    mate1_pending: bool,
     /// The unpromoted kind the (attacker's) move captures, for proof-hand bookkeeping.
     captured: Option<PieceKind>,
     pn: u32,
@@ -223,6 +226,12 @@ pub struct Dfpn {
     filter: Vec<u16>,
     /// The moves from the root to the current node.
     path_moves: Vec<Move>,
+    /// Full keys of positions where the attacker, to move, has no mate in one (direct
+    /// mapped, by the key's high bits). Children not yet searched have no table entry, so
+    /// every re-expansion of a node tested its new OR children again: on Shogi Zuko 99 one
+    /// in three of those tests repeated one already made, and nearly all fail. (A cache of
+    /// the reply counts of new AND nodes, which repeat as often, gained nothing.)
+    no_mate1: Vec<u64>,
     /// Whether the current search publishes its path (see [`Dfpn::line_watcher`]).
     publish_path: bool,
 }
@@ -290,6 +299,12 @@ fn mix(mut x: u64) -> u64 {
     x ^ (x >> 31)
 }
 
+/// The slot of a full key in the cache of positions without a mate in one: its high bits.
+#[inline(always)]
+fn no_mate1_slot(key: u64) -> usize {
+    (key >> (64 - NO_MATE1_ENTRIES.trailing_zeros())) as usize
+}
+
 #[inline(always)]
 fn filter_index(key: u64) -> usize {
     (key >> (64 - FILTER_BITS)) as usize
@@ -341,6 +356,7 @@ impl Dfpn {
             path_hashes: vec![0; MAX_DEPTH + 2],
             filter: vec![0; 1 << FILTER_BITS],
             path_moves: Vec::with_capacity(MAX_DEPTH + 2),
+            no_mate1: vec![0; NO_MATE1_ENTRIES],
             publish_path: false,
         }
     }
@@ -978,7 +994,7 @@ impl Dfpn {
         self.path_hashes[0] = mix(key ^ 0x5eed);
         self.path_moves.clear();
         self.filter[filter_index(key)] += 1;
-        let r = self.mid(pos, 0, true, bound, INF, INF, stop);
+        let r = self.mid(pos, 0, true, false, bound, INF, INF, stop);
         self.filter[filter_index(key)] -= 1;
         if r.pn == 0 {
             DfpnVerdict::Proven
@@ -1006,7 +1022,14 @@ impl Dfpn {
 
     /// At an OR node: if the attacker mates in one, stores the proof and returns its hand.
     fn try_mate_in_one(&mut self, pos: &mut Position) -> Option<Hand> {
-        let m = pos.mate_in_one()?;
+        let key = pos.key();
+        if self.known_no_mate1(key) {
+            return None;
+        }
+        let Some(m) = pos.mate_in_one() else {
+            self.no_mate1[no_mate1_slot(key)] = key;
+            return None;
+        };
         let captured = captured_kind(pos, m);
         pos.do_move(m);
         let leaf = hands::checkmate_proof(pos);
@@ -1022,6 +1045,12 @@ impl Dfpn {
         };
         self.shared.tt.store(pos.board_key() ^ self.signature, rec);
         Some(proof)
+    }
+
+    /// Whether the position of full key `key` is known to have no mate in one.
+    #[inline]
+    fn known_no_mate1(&self, key: u64) -> bool {
+        self.no_mate1[no_mate1_slot(key)] == key
     }
 
     /// An attacker-to-move node searched for mate in one ply: proven when a check mates at
@@ -1156,7 +1185,6 @@ impl Dfpn {
         // First pass: each child's key, repetitions, and a prefetch of its table cluster, so
         // that the look-ups of the second pass find their clusters on the way into the cache.
         let first = self.children.len();
-        let mut keys: ArrayVec<u64, MAX_CHILDREN> = ArrayVec::new();
         // Whether a defender piece other than the king covers a square, worked out once per
         // square (up to seven kinds drop on each).
         let mut looked_at = Bitboard::EMPTY;
@@ -1197,9 +1225,12 @@ impl Dfpn {
                     hand.add(k);
                 }
             }
+            let bkey = board_after ^ self.signature;
             let mut c = Child {
                 mv: m,
                 key: board_after ^ hand_after,
+                bkey,
+                mate1_pending: false,
                 captured,
                 pn: 1,
                 dn: 1,
@@ -1208,7 +1239,6 @@ impl Dfpn {
                 dep: DEP_NONE,
                 chain,
             };
-            let bkey = board_after ^ self.signature;
             if let Some(i) = self.repetition(board_after ^ hand_after, depth + 1) {
                 c.pn = INF;
                 c.dn = 0;
@@ -1223,67 +1253,15 @@ impl Dfpn {
                 }
             }
             self.children.push(c);
-            keys.push(bkey);
         }
-        // Second pass: look-ups, and the initial values of new children.
-        for (i, &bkey) in keys.iter().enumerate() {
-            let mut c = self.children[first + i];
-            if c.dep != DEP_NONE {
-                continue;
-            }
-            if !or_node && child_bound == 0 {
-                // No mate in 0 plies: a counted evasion outlasts the bound.
-                (c.pn, c.dn, c.len) = (INF, 0, 0);
-                self.children[first + i] = c;
-                continue;
-            }
-            let m = c.mv;
-            if !or_node && child_bound == 1 {
-                // Settled here rather than by a search of its own (most nodes of a bounded
-                // search are at its horizon).
-                pos.do_move(m);
-                let r = self.one_ply_leaf(pos);
-                pos.undo_move(m);
-                (c.pn, c.dn, c.hand, c.len) = (r.pn, r.dn, r.hand, r.len);
-                self.children[first + i] = c;
-                continue;
-            }
-            let p = self.shared.tt.probe(bkey, c.hand, child_bound);
-            let rep = if self.shared.rep_stored.load(Ordering::Relaxed) && p.pn != 0 && p.dn != 0 {
-                let path = self.child_path_hash(depth, m);
-                self.shared.rep_tt.probe_rep(mix(bkey ^ path), c.hand, child_bound)
-            } else {
-                None
-            };
-            if let Some(r) = rep {
-                (c.pn, c.dn, c.hand, c.len, c.dep) = (r.pn, r.dn, r.hand, r.len, r.dep);
-            } else if p.pn == 0 || p.dn == 0 || p.found {
-                (c.pn, c.dn, c.hand, c.len) = (p.pn, p.dn, p.hand, p.len);
-            } else if or_node {
-                // df-pn+ initial value of a new AND node: checks with fewer replies first.
-                // (Measured: 1 + replies/4 beats both 1 and the full reply count on the
-                // YaneuraOu mate sets, and /4 beats /2; counting a square's interposing drops
-                // once took Zuko 99 from 2.0 M to 1.4 M nodes.)
-                pos.do_move(m);
-                c.pn = 1 + effective_replies(pos, self.settings.drop_chains) / 4;
-                pos.undo_move(m);
-            } else {
-                pos.do_move(m);
-                if let Some(proof) = self.try_mate_in_one(pos) {
-                    // A new OR node below an AND node: df-pn+'s mate-in-one at creation.
-                    (c.pn, c.dn, c.hand, c.len) = (0, INF, proof, 1);
-                }
-                pos.undo_move(m);
-            }
-            self.children[first + i] = c;
-        }
+        // The order `evaluate` wants (it depends on the moves only), before the look-ups: the
+        // second pass needs to know which children wait behind others of their chain.
+        let start = first;
         if or_node {
             // A promotion before its non-promotion, for `evaluate`'s chains.
-            let start = self.children.len() - list.len();
             self.children[start..].sort_by_key(|c| (c.chain, !c.mv.is_promotion()));
         } else {
             // Chains for `evaluate`: each contiguous, nearest the king first, weakest kind first.
-            let start = self.children.len() - list.len();
             let king = pos.king_square(pos.side_to_move()).map_or(0, soppo_core::Square::index);
             self.children[start..].sort_by_key(|c| {
                 if c.chain == NO_CHAIN {
@@ -1294,7 +1272,92 @@ impl Dfpn {
                 (c.chain, distance, drop_rank(c.mv.dropped_kind()))
             });
         }
+        // Second pass: look-ups, and the initial values of new children.
+        let mut chain = NO_CHAIN;
+        let mut chain_open = false;
+        for i in start..self.children.len() {
+            let mut c = self.children[i];
+            if c.chain != chain {
+                chain = c.chain;
+                chain_open = false;
+            }
+            // Whether an earlier drop of the chain is unproven: this one then takes no part in
+            // `evaluate` unless it is known to refute the check.
+            let waiting = chain != NO_CHAIN && chain_open;
+            self.settle_new_child(pos, &mut c, or_node, child_bound, depth, waiting);
+            chain_open |= c.pn != 0;
+            self.children[i] = c;
+        }
         (rep_seen, exact_hand)
+    }
+
+    /// A child's values from the table, or a new child's initial values. `waiting`: an
+    /// earlier interposition of its chain is unproven, so `evaluate` will pass over this one
+    /// unless it is known to refute the check. A waiting new OR node is not tested for mate in
+    /// one now: it may never be searched, and on Shogi Zuko 99 two in five of these tests were
+    /// for such drops, while only one test in fifty finds a mate. [`Dfpn::mid`] makes the test
+    /// if the node is searched.
+    #[inline]
+    fn settle_new_child(
+        &mut self,
+        pos: &mut Position,
+        c: &mut Child,
+        or_node: bool,
+        child_bound: u16,
+        depth: usize,
+        waiting: bool,
+    ) {
+        if c.dep != DEP_NONE {
+            return;
+        }
+        if !or_node && child_bound == 0 {
+            // No mate in 0 plies: a counted evasion outlasts the bound.
+            (c.pn, c.dn, c.len) = (INF, 0, 0);
+            return;
+        }
+        let m = c.mv;
+        if !or_node && child_bound == 1 {
+            if waiting {
+                // `mid` settles it with the same leaf search if it is ever searched.
+                return;
+            }
+            // Settled here rather than by a search of its own (most nodes of a bounded
+            // search are at its horizon).
+            pos.do_move(m);
+            let r = self.one_ply_leaf(pos);
+            pos.undo_move(m);
+            (c.pn, c.dn, c.hand, c.len) = (r.pn, r.dn, r.hand, r.len);
+            return;
+        }
+        let p = self.shared.tt.probe(c.bkey, c.hand, child_bound);
+        let rep = if self.shared.rep_stored.load(Ordering::Relaxed) && p.pn != 0 && p.dn != 0 {
+            let path = self.child_path_hash(depth, m);
+            self.shared.rep_tt.probe_rep(mix(c.bkey ^ path), c.hand, child_bound)
+        } else {
+            None
+        };
+        if let Some(r) = rep {
+            (c.pn, c.dn, c.hand, c.len, c.dep) = (r.pn, r.dn, r.hand, r.len, r.dep);
+        } else if p.pn == 0 || p.dn == 0 || p.found {
+            (c.pn, c.dn, c.hand, c.len) = (p.pn, p.dn, p.hand, p.len);
+        } else if or_node {
+            // df-pn+ initial value of a new AND node: checks with fewer replies first.
+            // (Measured: 1 + replies/4 beats both 1 and the full reply count on the
+            // YaneuraOu mate sets, and /4 beats /2; counting a square's interposing drops
+            // once took Zuko 99 from 2.0 M to 1.4 M nodes.)
+            pos.do_move(m);
+            c.pn = 1 + effective_replies(pos, self.settings.drop_chains) / 4;
+            pos.undo_move(m);
+        } else if waiting {
+            c.mate1_pending = true;
+        } else if !self.known_no_mate1(c.key) {
+            pos.do_move(m);
+            if let Some(proof) = self.try_mate_in_one(pos) {
+                // A new OR node below an AND node: df-pn+'s mate-in-one at creation.
+                (c.pn, c.dn, c.hand, c.len) = (0, INF, proof, 1);
+            }
+            pos.undo_move(m);
+        }
     }
 
     #[inline(always)]
@@ -1362,6 +1425,7 @@ impl Dfpn {
         pos: &mut Position,
         depth: usize,
         or_node: bool,
+        mate1_pending: bool,
         bound: u16,
         mut th_phi: u32,
         mut th_delta: u32,
@@ -1387,6 +1451,15 @@ impl Dfpn {
                 dn: 0,
                 hand: pos.hand(self.attacker),
                 len: 0,
+                dep: DEP_NONE,
+            };
+        }
+        if mate1_pending && let Some(proof) = self.try_mate_in_one(pos) {
+            return NodeResult {
+                pn: 0,
+                dn: INF,
+                hand: proof,
+                len: 1,
                 dep: DEP_NONE,
             };
         }
@@ -1442,6 +1515,7 @@ impl Dfpn {
                 pos,
                 depth + 1,
                 !or_node,
+                c.mate1_pending,
                 child_bound(bound),
                 child_th_phi,
                 child_th_delta,
@@ -1452,6 +1526,7 @@ impl Dfpn {
             pos.undo_move(m);
             let ch = &mut self.children[best];
             (ch.pn, ch.dn, ch.hand, ch.len, ch.dep) = (r.pn, r.dn, r.hand, r.len, r.dep);
+            ch.mate1_pending = false;
         }
         let r = self.finish(pos, depth, or_node, start, end, exact_hand);
         self.children.truncate(start);
