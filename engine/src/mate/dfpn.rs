@@ -1294,9 +1294,9 @@ impl Dfpn {
     /// A child's values from the table, or a new child's initial values. `waiting`: an
     /// earlier interposition of its chain is unproven, so `evaluate` will pass over this one
     /// unless it is known to refute the check. A waiting new OR node is not tested for mate in
-    /// one now: it may never be searched, and on Shogi Zuko 99 two in five of these tests were
-    /// for such drops, while only one test in fifty finds a mate. [`Dfpn::mid`] makes the test
-    /// if the node is searched.
+    /// one now: it may never be searched. On Shogi Zuko 99 skipping such tests left 1.12 M of
+    /// 1.74 M, and only one test in fifty finds a mate. [`Dfpn::mid`] makes the test if the
+    /// node is searched.
     #[inline]
     fn settle_new_child(
         &mut self,
