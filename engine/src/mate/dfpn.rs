@@ -181,6 +181,19 @@ struct NodeResult {
     dep: i16,
 }
 
+impl NodeResult {
+    /// An OR node proven by a mate in one, with its proof hand.
+    fn mate_in_one(proof: Hand) -> Self {
+        NodeResult {
+            pn: 0,
+            dn: INF,
+            hand: proof,
+            len: 1,
+            dep: DEP_NONE,
+        }
+    }
+}
+
 /// The df-pn prover with its transposition table. Reuse one value across searches: the
 /// table keeps its results (call [`Dfpn::clear`] to forget them).
 // Four independent switches of one thread's search (stopped, inside the gate, searching
@@ -1059,13 +1072,7 @@ impl Dfpn {
     fn one_ply_leaf(&mut self, pos: &mut Position) -> NodeResult {
         let hand = pos.hand(self.attacker);
         if let Some(proof) = self.try_mate_in_one(pos) {
-            return NodeResult {
-                pn: 0,
-                dn: INF,
-                hand: proof,
-                len: 1,
-                dep: DEP_NONE,
-            };
+            return NodeResult::mate_in_one(proof);
         }
         let mut mated = false;
         if self.settings.useless_filter {
@@ -1455,13 +1462,7 @@ impl Dfpn {
             };
         }
         if mate1_pending && let Some(proof) = self.try_mate_in_one(pos) {
-            return NodeResult {
-                pn: 0,
-                dn: INF,
-                hand: proof,
-                len: 1,
-                dep: DEP_NONE,
-            };
+            return NodeResult::mate_in_one(proof);
         }
         if self.together {
             self.shared.mark(self.path_keys[depth], self.id, true);
