@@ -312,6 +312,20 @@ fn mix(mut x: u64) -> u64 {
     x ^ (x >> 31)
 }
 
+/// Starts loading the cache line of `value` (a look-up soon to come).
+#[inline(always)]
+fn prefetch<T>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        // SAFETY: SSE is part of the x86_64 baseline, so the instruction exists; a prefetch
+        // is only a hint and never faults, and the address is that of a live value anyway.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(value).cast::<i8>()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
+}
+
 /// The slot of a full key in the cache of positions without a mate in one: its high bits.
 #[inline(always)]
 fn no_mate1_slot(key: u64) -> usize {
@@ -1254,9 +1268,16 @@ impl Dfpn {
                 rep_seen = true;
             } else {
                 self.shared.tt.prefetch(bkey);
+                if !or_node {
+                    // The new OR child's mate-in-one test looks there first.
+                    prefetch(&self.no_mate1[no_mate1_slot(c.key)]);
+                }
                 if self.shared.rep_stored.load(Ordering::Relaxed) {
                     // The path-keyed look-up of the second pass, if it happens.
-                    self.shared.rep_tt.prefetch(mix(bkey ^ self.child_path_hash(depth, m)));
+                    let rep_key = mix(bkey ^ self.child_path_hash(depth, m));
+                    if self.shared.may_hold_rep(rep_key) {
+                        self.shared.rep_tt.prefetch(rep_key);
+                    }
                 }
             }
             self.children.push(c);
@@ -1338,8 +1359,11 @@ impl Dfpn {
         }
         let p = self.shared.tt.probe(c.bkey, c.hand, child_bound);
         let rep = if self.shared.rep_stored.load(Ordering::Relaxed) && p.pn != 0 && p.dn != 0 {
-            let path = self.child_path_hash(depth, m);
-            self.shared.rep_tt.probe_rep(mix(c.bkey ^ path), c.hand, child_bound)
+            let rep_key = mix(c.bkey ^ self.child_path_hash(depth, m));
+            self.shared
+                .may_hold_rep(rep_key)
+                .then(|| self.shared.rep_tt.probe_rep(rep_key, c.hand, child_bound))
+                .flatten()
         } else {
             None
         };
@@ -1557,10 +1581,7 @@ impl Dfpn {
                 dep: r.dep,
                 work,
             };
-            self.shared.rep_tt.store(mix(key ^ self.path_hashes[depth]), rec);
-            if !self.shared.rep_stored.load(Ordering::Relaxed) {
-                self.shared.rep_stored.store(true, Ordering::Relaxed);
-            }
+            self.shared.store_rep(mix(key ^ self.path_hashes[depth]), rec);
         }
         r
     }
