@@ -87,6 +87,10 @@ const POLL_INTERVAL: u64 = 4096;
 const FILTER_BITS: u32 = 12;
 /// Entries (a power of two) of each thread's cache of positions without a mate in one.
 const NO_MATE1_ENTRIES: usize = 1 << 16;
+/// Entries (a power of two) of each thread's cache of useless-interposition tests.
+const USELESS_CACHE_ENTRIES: usize = 1 << 12;
+/// The flag of a `useless_cache` entry that holds an answer (an empty one has none).
+const USELESS_CACHED: u128 = 1 << 127;
 /// Nodes a re-search of `mate_line` may spend on one position.
 const LINE_RESEARCH_NODES: u64 = 20_000_000;
 /// Node budget of one search that tries to shorten a defender reply's proof by two plies
@@ -245,6 +249,12 @@ pub struct Dfpn {
     /// in three of those tests repeated one already made, and nearly all fail. (A cache of
     /// the reply counts of new AND nodes, which repeat as often, gained nothing.)
     no_mate1: Vec<u64>,
+    /// Answers of [`useless_interpositions_removed`] at defender nodes of bounded searches
+    /// (direct mapped by the full key's high bits): the places in the generated list of the
+    /// evasions it removed, and [`USELESS_CACHED`]. The bounded searches of a tightening walk
+    /// expand the same defender positions again and again (Shogi Zuko 99: the test applied at
+    /// 15,464 expansions, of 5,670 positions, about 11 µs each).
+    useless_cache: Vec<(u64, u128)>,
     /// Whether the current search publishes its path (see [`Dfpn::line_watcher`]).
     publish_path: bool,
 }
@@ -384,6 +394,7 @@ impl Dfpn {
             filter: vec![0; 1 << FILTER_BITS],
             path_moves: Vec::with_capacity(MAX_DEPTH + 2),
             no_mate1: vec![0; NO_MATE1_ENTRIES],
+            useless_cache: vec![(0, 0); USELESS_CACHE_ENTRIES],
             publish_path: false,
         }
     }
@@ -1080,6 +1091,30 @@ impl Dfpn {
         self.no_mate1[no_mate1_slot(key)] == key
     }
 
+    /// [`useless_interpositions_removed`] through `useless_cache`: whether the test applied.
+    fn useless_removed(&mut self, pos: &mut Position, list: &mut MoveList) -> bool {
+        let key = pos.key();
+        let slot = (key >> (64 - USELESS_CACHE_ENTRIES.trailing_zeros())) as usize;
+        let (cached_key, removed) = self.useless_cache[slot];
+        if cached_key == key && removed & USELESS_CACHED != 0 {
+            let mut place = 0;
+            list.retain(|_| {
+                let keep = removed & (1 << place) == 0;
+                place += 1;
+                keep
+            });
+            return true;
+        }
+        let places = list.len();
+        let removed = useless_interpositions_removed(pos, self.attacker, list);
+        if let Some(removed) = removed
+            && places < 128
+        {
+            self.useless_cache[slot] = (key, removed | USELESS_CACHED);
+        }
+        removed.is_some()
+    }
+
     /// An attacker-to-move node searched for mate in one ply: proven when a check mates at
     /// once, game rules or tsume rules (only useless interpositions left, with the filter on).
     /// Results that depend on the filter hold for the exact hand.
@@ -1198,7 +1233,7 @@ impl Dfpn {
         } else {
             generate_legal::<true>(pos, &mut list);
             if bound != UNBOUNDED && self.settings.useless_filter {
-                exact_hand = useless_interpositions_removed(pos, self.attacker, &mut list);
+                exact_hand = self.useless_removed(pos, &mut list);
             }
         }
         let child_bound = child_bound(bound);
@@ -1724,8 +1759,9 @@ fn child_bound(bound: u16) -> u16 {
 }
 
 /// At a defender node of a bounded search: removes from `evasions` the interpositions that
-/// tsume rules do not count, where that can be decided cheaply, and says whether the test
-/// applied.
+/// tsume rules do not count, where that can be decided cheaply. `None` if the test does not
+/// apply; otherwise a bit for the place in `evasions` (as given, up to the 127th) of each
+/// evasion removed.
 ///
 /// An interposition is useless when the attacker can capture the piece with a check and then,
 /// without it, hold the defence to the longest other defence `D` or less. A capture that mates
@@ -1735,18 +1771,19 @@ fn child_bound(bound: u16) -> u16 {
 /// after which every reply is mated in one also shows the interposition useless. The other
 /// interpositions are counted: telling whether they are useless needs the exact lengths of the
 /// other defences.
-fn useless_interpositions_removed(pos: &mut Position, attacker: Color, evasions: &mut MoveList) -> bool {
-    let Some(gap) = InterpositionGap::of(pos) else {
-        return false;
-    };
+fn useless_interpositions_removed(pos: &mut Position, attacker: Color, evasions: &mut MoveList) -> Option<u128> {
+    let gap = InterpositionGap::of(pos)?;
     if !evasions.iter().any(|&e| gap.is_interposition(e)) {
-        return false;
+        return None;
     }
     // With an evasion that does not interpose, the longest other defence is at least 2 plies
     // (that evasion, then a mate in one at best), so a capture after which every reply is
     // mated in one also makes the interposition useless.
     let others = evasions.iter().any(|&e| !gap.is_interposition(e));
+    let mut removed = 0u128;
+    let mut place = 0;
     evasions.retain(|e| {
+        place += 1;
         if !gap.is_interposition(*e) {
             return true;
         }
@@ -1755,9 +1792,12 @@ fn useless_interpositions_removed(pos: &mut Position, attacker: Color, evasions:
         let useless = capture_mates_without_piece(pos, e.to(), attacker, USELESS_TEST_DEPTH - 1)
             || (others && capture_leaves_mate_in_one(pos, e.to(), attacker));
         pos.undo_move(*e);
+        if useless && place <= 127 {
+            removed |= 1 << (place - 1);
+        }
         !useless
     });
-    true
+    Some(removed)
 }
 
 /// After an interposition on `sq` (attacker to move): whether a check capturing the piece

@@ -657,6 +657,39 @@ fn shortest_line_does_not_count_useless_interpositions() {
     assert!(longer.line.len() > 1, "{:?}", longer.line);
 }
 
+/// The cache of useless-interposition tests gives back what the test itself removes, and
+/// the test says which places of the list it removed.
+#[test]
+fn cached_useless_interposition_tests_remove_the_same_evasions() {
+    let mut p = pos("k8/9/PPN6/9/9/9/9/9/3R5 b r2b4g4s4n4l16p 1");
+    p.do_move(Move::from_usi("6i6a+").unwrap());
+    let mut all = soppo_core::MoveList::new();
+    soppo_core::movegen::generate_legal::<true>(&p, &mut all);
+    let mut direct = all.clone();
+    let removed = super::useless_interpositions_removed(&mut p, soppo_core::Color::Black, &mut direct)
+        .expect("the check can be interposed");
+    assert!(direct.len() < all.len(), "some drops are useless");
+    let kept: Vec<Move> = all
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| removed & (1 << i) == 0)
+        .map(|(_, &m)| m)
+        .collect();
+    assert_eq!(kept, &*direct, "the bits name the places removed");
+    let mut d = Dfpn::new(1);
+    d.attacker = soppo_core::Color::Black;
+    for _ in 0..2 {
+        // The second time from the cache.
+        let mut list = all.clone();
+        assert!(d.useless_removed(&mut p, &mut list));
+        assert_eq!(&*list, &*direct);
+        assert!(
+            d.useless_cache.iter().any(|&(k, _)| k == p.key()),
+            "the answer is cached"
+        );
+    }
+}
+
 /// Stopped while it shows Shogi Zuko 99 has no mate shorter than 117 plies (after the proof
 /// and the easy shorter bounds, about 1.7 M nodes): the line proven so far, not marked
 /// shortest, and a bound no shorter than the answer.
