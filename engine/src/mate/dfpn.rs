@@ -661,6 +661,11 @@ impl Dfpn {
         let mut remaining = len;
         let mut tighten = replies == Replies::Tightened;
         while line.len() < MAX_LINE {
+            if replies == Replies::Tightened && stop(&self.stats()) {
+                // A tightened walk that was stopped is not used (`tightened_line_alone`), and
+                // every reply searched again would take up to a poll interval to notice.
+                return None;
+            }
             let (m, after) = if p.side_to_move() == attacker {
                 if let Some(found) = self.bounded_check(&mut p, remaining) {
                     found
@@ -1026,6 +1031,13 @@ impl Dfpn {
         }
         if self.try_mate_in_one(pos).is_some() {
             return DfpnVerdict::Proven;
+        }
+        // A search begun when it is time to stop ends at once, not at its first poll: the
+        // line walks run many small searches, and each ran on for a poll interval (Shogi Zuko
+        // 99's answer came up to 90 ms after the time limit).
+        if stop(&self.stats()) {
+            self.aborted = true;
+            return DfpnVerdict::Unknown;
         }
         let key = pos.key();
         self.path_keys[0] = key;

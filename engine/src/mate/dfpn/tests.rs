@@ -657,6 +657,24 @@ fn shortest_line_does_not_count_useless_interpositions() {
     assert!(longer.line.len() > 1, "{:?}", longer.line);
 }
 
+/// A search asked to stop before it begins ends at once: a line walk runs many small
+/// searches, and each used to run for a poll interval first.
+#[test]
+fn a_search_stopped_before_it_begins_searches_nothing() {
+    let mut d = Dfpn::new(16);
+    assert_eq!(d.solve(&pos(ZUKO_99), u64::MAX, &mut |_| true), DfpnVerdict::Unknown);
+    assert_eq!(d.stats().nodes, 0);
+    // And a walk stopped at once gives no line (Shogi Zuko 5, 21 plies).
+    let zuko_5 = "n+B1sS4/1R1g5/1Ls6/2k6/2n6/3L5/R8/9/9 b B2P3gs2n2l16p 1";
+    let mut d = Dfpn::new(16);
+    assert_eq!(solve(&mut d, zuko_5, u64::MAX), DfpnVerdict::Proven);
+    let proven = d.proven_length(&pos(zuko_5)).expect("a proof");
+    assert!(d.tightened_line(&pos(zuko_5), proven, &mut |_| false).is_some());
+    let before = d.stats().nodes;
+    assert!(d.tightened_line(&pos(zuko_5), proven, &mut |_| true).is_none());
+    assert_eq!(d.stats().nodes, before, "nothing searched");
+}
+
 /// The cache of useless-interposition tests gives back what the test itself removes, and
 /// the test says which places of the list it removed.
 #[test]
