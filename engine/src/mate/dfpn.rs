@@ -1034,7 +1034,7 @@ impl Dfpn {
         }
         // A search begun when it is time to stop ends at once, not at its first poll: the
         // line walks run many small searches, and each ran on for a poll interval (Shogi Zuko
-        // 99's answer came up to 90 ms after the time limit).
+        // 99's answer came up to 97 ms after the time limit).
         if stop(&self.stats()) {
             self.aborted = true;
             return DfpnVerdict::Unknown;
