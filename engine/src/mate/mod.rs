@@ -126,20 +126,38 @@ pub fn solve_with(
     // The exact search's stop callback reports the line it works on, as df-pn does, so that a
     // GUI has a line to show before df-pn's turn; both report through this one callback.
     let progress = RefCell::new(progress);
+    // What the reports have said so far: the most nodes, and whether a proven line was shown.
+    let (reported_nodes, proven_shown) = (Cell::new(0u64), Cell::new(false));
     // A `Copy` closure: `&mut { report }` below lends a copy where a `FnMut` is wanted.
-    let report = |p: &MateProgress| (*progress.borrow_mut())(p);
+    let report = |p: &MateProgress| {
+        reported_nodes.set(reported_nodes.get().max(p.nodes));
+        proven_shown.set(proven_shown.get() || p.proven_line.is_some());
+        (*progress.borrow_mut())(p);
+    };
+    // df-pn's nodes, added to the exact search's own counts once it resumes after df-pn's
+    // turn (df-pn's reports already include the exact search's), so that the count a GUI
+    // shows never goes down.
+    let dfpn_nodes = Cell::new(0u64);
+    let exact_report = |p: &MateProgress| {
+        report(&MateProgress {
+            nodes: p.nodes + dfpn_nodes.get(),
+            ..p.clone()
+        });
+    };
     let root = pos.clone();
     let mut last_report = first_line_clock(EXACT_FIRST_LINE_AFTER);
     let mut stop = |poll: &Poll| {
         if !poll.line.is_empty() && last_report.elapsed() >= LINE_REPORT_INTERVAL {
             last_report = Instant::now();
-            report(&MateProgress {
+            exact_report(&MateProgress {
                 depth: 0,
                 nodes: poll.nodes,
                 elapsed: start.elapsed(),
                 hashfull_permille: poll.hashfull_permille(),
                 proven_line: None,
-                searching_line: Some(legal_prefix(&root, poll.line)),
+                // Once a mating line is shown, the exact search's unfinished line would only
+                // replace it on the GUI's screen with one that does not mate.
+                searching_line: (!proven_shown.get()).then(|| legal_prefix(&root, poll.line)),
             });
         }
         out_of_time() || phase_end.get().is_some_and(|e| Instant::now() >= e)
@@ -153,7 +171,7 @@ pub fn solve_with(
     let mut exact_until: Option<Instant> = None;
     let mut dfpn_done = false;
     loop {
-        match exact_deepening(&mut exact, &mut pos, &mut next, start, &mut { report }) {
+        match exact_deepening(&mut exact, &mut pos, &mut next, start, &mut { exact_report }) {
             Deepening::Found(len) => {
                 // The answer is found: building and checking its line may take the rest of the
                 // time, not just what was left of the exact search's first turn.
@@ -192,6 +210,7 @@ pub fn solve_with(
             &mut { report },
             exact.nodes,
         );
+        dfpn_nodes.set(reported_nodes.get().saturating_sub(exact.nodes));
         match found.verdict {
             DfpnVerdict::Disproven => return MateOutcome::NoMate,
             DfpnVerdict::Proven => {

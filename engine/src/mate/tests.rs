@@ -149,6 +149,41 @@ fn attacker_in_check_uses_checking_evasions() {
     assert_eq!(line[0].to_string(), "1e5e");
 }
 
+/// With one thread, once df-pn has shown a mating line and the exact search has its turn
+/// again (Shogi Zuko 99, 117 plies, far beyond the exact search), the reports a GUI shows
+/// neither count fewer nodes than before nor replace the mating line with the exact
+/// search's unfinished one.
+#[test]
+fn reports_after_a_proven_line_keep_it_and_never_count_down() {
+    let sfen = "k1+P4n1/2L+P2sL1/r4+P+P1P/+BpP+Pl1+Rg1/NP1S+PP+p1g/2L+p1g+P1+P/Ps1G1+P1N1/1sN1P4/B8 b - 1";
+    let pos = Position::from_sfen(sfen).unwrap();
+    let control = SearchControl::new(false, crate::search::Budget::default());
+    let config = MateConfig {
+        hash_mb: 256,
+        threads: 1,
+        ..MateConfig::default()
+    };
+    let mut reports = Vec::new();
+    let o = solve_with(&pos, Some(Duration::from_secs(5)), &config, &control, |p| {
+        reports.push((p.nodes, p.proven_line.is_some(), p.searching_line.is_some()));
+    });
+    let mut most = 0;
+    let mut proven = false;
+    for &(nodes, proven_line, searching_line) in &reports {
+        assert!(nodes >= most, "{nodes} nodes after {most}: {reports:?}");
+        assert!(
+            !(proven && searching_line),
+            "an unfinished line after a mating one: {reports:?}"
+        );
+        most = nodes;
+        proven |= proven_line;
+    }
+    if let MateOutcome::Proven(line) = &o {
+        assert!(proven, "the line was reported");
+        assert!(verify::verify_moves_and_mate(&pos, line).is_ok());
+    }
+}
+
 /// With two threads the exact search and df-pn run side by side: the same exact answers,
 /// df-pn's disproof of perpetual checks, and `stop` still answered at once.
 #[test]
