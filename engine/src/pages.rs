@@ -11,6 +11,21 @@
 
 use std::ptr::NonNull;
 
+/// Starts loading the cache line at `p` (a look-up soon to come). Any address will do: a
+/// prefetch is only a hint and never faults.
+#[inline(always)]
+pub fn prefetch<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        // SAFETY: SSE is part of the x86_64 baseline, so the instruction exists; a prefetch
+        // reads nothing the program sees and never faults, whatever the address.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(p.cast::<i8>()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
 /// Alignment every buffer has at least (a cache line).
 pub const ALIGN: usize = 64;
 

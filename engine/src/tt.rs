@@ -130,16 +130,7 @@ impl TranspositionTable {
     /// `soppo bench` the look-up's load was 15 % of all time).
     #[inline(always)]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let p = std::ptr::from_ref(&self.clusters[key as usize & self.mask]).cast::<i8>();
-            // SAFETY: SSE is part of the x86_64 baseline, so the instruction exists; a prefetch
-            // is only a hint and never faults, and the address is the cluster's first word.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(p) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        crate::pages::prefetch(&raw const self.clusters[key as usize & self.mask]);
     }
 
     pub fn probe(&self, key: u64) -> Option<TtHit> {

@@ -322,20 +322,6 @@ fn mix(mut x: u64) -> u64 {
     x ^ (x >> 31)
 }
 
-/// Starts loading the cache line of `value` (a look-up soon to come).
-#[inline(always)]
-fn prefetch<T>(value: &T) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        // SAFETY: SSE is part of the x86_64 baseline, so the instruction exists; a prefetch
-        // is only a hint and never faults, and the address is that of a live value anyway.
-        unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(value).cast::<i8>()) };
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = value;
-}
-
 /// The slot of a full key in the cache of positions without a mate in one: its high bits.
 #[inline(always)]
 fn no_mate1_slot(key: u64) -> usize {
@@ -1317,7 +1303,7 @@ impl Dfpn {
                 self.shared.tt.prefetch(bkey);
                 if !or_node {
                     // The new OR child's mate-in-one test looks there first.
-                    prefetch(&self.no_mate1[no_mate1_slot(c.key)]);
+                    crate::pages::prefetch(&raw const self.no_mate1[no_mate1_slot(c.key)]);
                 }
                 if self.shared.rep_stored.load(Ordering::Relaxed) {
                     // The path-keyed look-up of the second pass, if it happens.

@@ -314,20 +314,11 @@ impl Table {
     /// otherwise waits for one memory round trip per child, which is most of df-pn's time.
     #[inline(always)]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let base = self.cluster(key);
-            let p = self.slots[base..base + CLUSTER].as_ptr().cast::<i8>();
-            for line in 0..(CLUSTER * size_of::<Slot>()).div_ceil(64) {
-                // SAFETY: SSE is part of the x86_64 baseline, so the instruction exists; a
-                // prefetch is only a hint and never faults, and the address is inside the
-                // cluster's slice anyway.
-                unsafe { _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(line * 64)) };
-            }
+        let base = self.cluster(key);
+        let p = self.slots[base..base + CLUSTER].as_ptr().cast::<u8>();
+        for line in 0..(CLUSTER * size_of::<Slot>()).div_ceil(64) {
+            crate::pages::prefetch(p.wrapping_add(line * 64));
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
     }
 
     /// Ordinary look-up of `(key, hand)` with superior/inferior answers, for a search for
