@@ -376,14 +376,18 @@ pub(crate) fn merged_net_inputs(pos: &Position) -> Vec<(u16, i32)> {
 /// A searched score beyond this is clamped when averaged over a horizon: a mate score says the
 /// game is decided, not by how much.
 const HORIZON_CLAMP: f64 = 3000.0;
+/// A score at or beyond this is no score at all: a labelling script's mark for a position it did
+/// not score (`tools/scripts/label_with_gps.py` writes 100,000 before captures and promotions).
+/// The fit skips such positions as decided, and horizon averages leave them out.
+const UNSCORED: f64 = 100_000.0;
 
 /// Each searched score replaced by the mean of the same side's scores over its next `horizon`
-/// moves (plies `p`, `p + 2`, … within the game), each clamped to ±[`HORIZON_CLAMP`]. The
-/// search at a later move has seen further down the line the game took, so the mean is a
-/// label that looks deeper than one 8,000-node search and is far less noisy than the result
-/// (a λ-return as in TD-Leaf, with equal weights). Scores that already say the game is decided
-/// are left as they are (the fit skips those positions). The mean is rounded to whole
-/// centipawns, ties to even, as the score files hold them.
+/// moves (plies `p`, `p + 2`, … within the game), each clamped to ±[`HORIZON_CLAMP`], the
+/// [`UNSCORED`] ones left out. The search at a later move has seen further down the line the
+/// game took, so the mean is a label that looks deeper than one 8,000-node search and is far
+/// less noisy than the result (a λ-return as in TD-Leaf, with equal weights). Scores that
+/// already say the game is decided are left as they are (the fit skips those positions). The
+/// mean is rounded to whole centipawns, ties to even, as the score files hold them.
 fn scores_over_horizon(scores: &[f64], horizon: usize) -> Vec<f64> {
     if horizon <= 1 {
         return scores.to_vec();
@@ -393,13 +397,15 @@ fn scores_over_horizon(scores: &[f64], horizon: usize) -> Vec<f64> {
             if scores[p].abs() >= DECIDED_SCORE {
                 return scores[p];
             }
-            let later = &scores[p..scores.len().min(p + 2 * horizon)];
-            let sum: f64 = later
+            let (sum, count) = scores[p..scores.len().min(p + 2 * horizon)]
                 .iter()
                 .step_by(2)
-                .map(|v| v.clamp(-HORIZON_CLAMP, HORIZON_CLAMP))
-                .sum();
-            (sum / later.len().div_ceil(2) as f64).round_ties_even()
+                .filter(|v| v.abs() < UNSCORED)
+                .fold((0.0, 0.0), |(sum, count), v| {
+                    (sum + v.clamp(-HORIZON_CLAMP, HORIZON_CLAMP), count + 1.0)
+                });
+            // `count` is at least 1: the position's own score is below `DECIDED_SCORE`.
+            (sum / count).round_ties_even()
         })
         .collect()
 }
@@ -638,6 +644,11 @@ mod tests {
         assert_eq!(
             scores_over_horizon(&scores, 2),
             vec![200.0, -200.0, 1650.0, -1655.0, 5000.0, -32000.0, 3000.0]
+        );
+        // A labelling script's mark for an unscored position is left out of the mean.
+        assert_eq!(
+            scores_over_horizon(&[100.0, 0.0, 100_000.0, 0.0, 400.0], 3),
+            vec![250.0, 0.0, 100_000.0, 0.0, 400.0]
         );
         // Ties round to even, as Python's `round` does.
         assert_eq!(scores_over_horizon(&[1.0, 0.0, 2.0], 2), vec![2.0, 0.0, 2.0]);
