@@ -154,6 +154,9 @@ struct TrainNetArgs {
     /// Where to write the network (e.g. `engine/src/eval/net.bin`).
     #[arg(long, value_name = "FILE")]
     write: Option<PathBuf>,
+    /// Start from this network (e.g. `engine/src/eval/net.bin`) instead of a zero output.
+    #[arg(long, value_name = "FILE")]
+    init: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -383,6 +386,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 weight_decay: args.weight_decay,
                 threads: args.threads,
                 write: args.write,
+                init: args.init,
             })?;
             Ok(ExitCode::SUCCESS)
         }

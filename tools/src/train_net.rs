@@ -1,15 +1,18 @@
 //! `train-net GAMES… [--epochs N] [--batch N] [--lr X] [--weight-decay X] [--threads N]
-//! [--write FILE]`: trains the evaluation's hidden layer ([`soppo_engine::eval::net`]) on
-//! self-play games, on top of the embedded linear weights, which stay as they are.
+//! [--init FILE] [--write FILE]`: trains the evaluation's hidden layer
+//! ([`soppo_engine::eval::net`]) on self-play games, on top of the embedded linear weights,
+//! which stay as they are.
 //!
 //! The positions, the labels (results blended with the searched scores averaged over the next
 //! moves) and the training / held-out split by game are those of `tune-eval` with the same
 //! options. The prediction for a position is `σ(K · (linear + net))`, `linear` the embedded
 //! linear evaluation and `net` the network's output in centipawns; the loss is the mean log
-//! loss. The network starts at zero output (output weights zero) and is trained by Adam with
-//! decoupled weight decay on minibatches, the batch's gradient split over `--threads`. The
-//! epoch with the best held-out loss is kept, quantized exactly as the engine computes it,
-//! and its held-out loss measured again in integers before it is written.
+//! loss. The network starts at zero output (output weights zero), or from the network of
+//! `--init` (to go on training, on new games, what was learnt from games no longer at hand),
+//! and is trained by Adam with decoupled weight decay on minibatches, the batch's gradient
+//! split over `--threads`. The epoch with the best held-out loss (the starting network's
+//! counts as epoch 0) is kept, quantized exactly as the engine computes it, and its held-out
+//! loss measured again in integers before it is written.
 
 #![allow(
     clippy::cast_precision_loss,
@@ -36,6 +39,8 @@ pub struct Options {
     pub weight_decay: f64,
     pub threads: usize,
     pub write: Option<PathBuf>,
+    /// A network file to start from instead of a zero output.
+    pub init: Option<PathBuf>,
 }
 
 /// The network's output weights are trained in pawns (100 centipawns): Adam's steps are the
@@ -112,6 +117,25 @@ impl Model {
             b: [0.5; HIDDEN],
             v: [0.0; HIDDEN],
             c: 0.0,
+        }
+    }
+
+    /// The floating-point model that [`quantize`] turns back into `net` (up to rounding), for
+    /// inputs scaled by `scale`.
+    fn from_net(net: &Net, scale: &[f32]) -> Model {
+        let one = ONE as f32;
+        let out = OUT_SCALE as f32 * PAWN;
+        let mut w = vec![0.0; INPUTS * HIDDEN];
+        for (i, row) in net.w.iter().enumerate() {
+            for (j, &q) in row.iter().enumerate() {
+                w[i * HIDDEN + j] = q as f32 * scale[i] / one;
+            }
+        }
+        Model {
+            w,
+            b: net.b.map(|q| q as f32 / one),
+            v: net.v.map(|q| q as f32 / out),
+            c: net.c as f32 / out,
         }
     }
 
@@ -338,7 +362,15 @@ pub fn run(opts: &Options) -> Result<()> {
         held.len()
     );
 
-    let mut model = Model::new(opts.seed);
+    let mut model = match &opts.init {
+        None => Model::new(opts.seed),
+        Some(path) => {
+            let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let net = Net::from_bytes(&bytes)
+                .with_context(|| format!("{} is not a network of this build", path.display()))?;
+            Model::from_net(&net, &scale)
+        }
+    };
     let zero_held = held
         .linear
         .iter()
@@ -347,7 +379,11 @@ pub fn run(opts: &Options) -> Result<()> {
         .sum::<f64>()
         / held.len().max(1) as f64;
     println!("held-out loss of the linear evaluation alone: {zero_held:.5}");
-    let (mut best, mut best_loss) = (model.clone(), zero_held);
+    let start_held = model.mean_loss(&held, k);
+    if opts.init.is_some() {
+        println!("held-out loss of the starting network: {start_held:.5}");
+    }
+    let (mut best, mut best_loss) = (model.clone(), start_held);
     let (mut adam_w, mut adam_b, mut adam_v, mut adam_c) = (
         Adam::new(INPUTS * HIDDEN),
         Adam::new(HIDDEN),
@@ -484,5 +520,21 @@ mod tests {
         }
         // Both sides of the clip were exercised.
         assert!(clipped_units > 0);
+    }
+
+    #[test]
+    fn a_network_read_back_for_further_training_quantizes_to_itself() {
+        let net = soppo_engine::eval::net::NET
+            .clone()
+            .expect("the build embeds a network");
+        // Scales as training data gives them: each input's largest count.
+        let scale: Vec<f32> = (0..INPUTS).map(|i| (1 + i % 23) as f32).collect();
+        let (back, clipped) = quantize(&Model::from_net(&net, &scale), &scale);
+        assert_eq!(clipped, 0);
+        assert!(
+            net.v.iter().any(|&v| v != 0),
+            "the embedded network is not the zero one"
+        );
+        assert_eq!(back, net);
     }
 }
