@@ -95,6 +95,19 @@ def black_result(text):
     return {"black": 1.0, "white": 0.0, "draw": 0.5}.get(text.strip())
 
 
+def write_labelled(path, rows, labels, factor):
+    """The games again, each with a fifth column of scores: labels[(game, ply)] times factor,
+    or SKIP where a ply has no label."""
+    with open(path, "w") as out:
+        for g, row in enumerate(rows):
+            cols = row.split("\t")
+            plies = len(cols[0].partition(" moves ")[2].split())
+            column = [str(round(labels[(g, p)] * factor)) if (g, p) in labels else str(SKIP) for p in range(plies)]
+            cols = (cols + [""] * 5)[:5] if len(cols) < 5 else cols
+            cols[4] = ",".join(column)
+            out.write("\t".join(cols) + "\n")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("games")
@@ -142,16 +155,7 @@ def main():
     print(f"K: GPS {k_gps:.6f}, Soppo {k_ours:.6f}; GPS scores times {ratio:.4f}", file=sys.stderr)
 
     failed = sum(1 for s in scores if s is None)
-    with open(args.out, "w") as out:
-        for g, row in enumerate(rows):
-            cols = row.split("\t")
-            plies = len(cols[0].partition(" moves ")[2].split())
-            column = [
-                str(round(labels[(g, p)] * ratio)) if (g, p) in labels else str(SKIP) for p in range(plies)
-            ]
-            cols = (cols + [""] * 5)[:5] if len(cols) < 5 else cols
-            cols[4] = ",".join(column)
-            out.write("\t".join(cols) + "\n")
+    write_labelled(args.out, rows, labels, ratio)
     print(f"wrote {args.out}; {failed} positions GPS could not score", file=sys.stderr)
 
 

@@ -32,7 +32,7 @@ import onnxruntime as ort
 # miniosl's package imports torch at start-up; its C++ module alone is all this needs.
 import minioslcc
 
-from label_with_gps import SKIP, black_result, fit_scale, quiet_positions
+from label_with_gps import black_result, fit_scale, quiet_positions, write_labelled
 
 # Values are clipped here before atanh: beyond it the score is past any cut the tuners use.
 CLIP = 0.9999
@@ -132,14 +132,7 @@ def main():
         print(f"K: network {k_net:.4f} per atanh unit, Soppo {k_ours:.6f} per cp", file=sys.stderr)
     print(f"scores = atanh(v) x {scale:.1f}", file=sys.stderr)
 
-    with open(args.out, "w") as out:
-        for g, row in enumerate(rows):
-            cols = row.split("\t")
-            plies = len(cols[0].partition(" moves ")[2].split())
-            column = [str(round(labels[(g, p)] * scale)) if (g, p) in labels else str(SKIP) for p in range(plies)]
-            cols = (cols + [""] * 5)[:5] if len(cols) < 5 else cols
-            cols[4] = ",".join(column)
-            out.write("\t".join(cols) + "\n")
+    write_labelled(args.out, rows, labels, scale)
     print(f"wrote {args.out}", file=sys.stderr)
 
 
