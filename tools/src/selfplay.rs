@@ -249,15 +249,16 @@ fn play(openings: &[String], index: usize, opts: &Options, tt: &TranspositionTab
     ))
 }
 
+/// The lines of an openings file that are games: blank lines and `#` comments left out.
+fn opening_lines(text: &str) -> impl Iterator<Item = &str> {
+    text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+}
+
 /// Plays the games and writes them; prints a summary line.
 pub fn run(opts: &Options) -> Result<()> {
     let text =
         std::fs::read_to_string(&opts.openings).with_context(|| format!("cannot read {}", opts.openings.display()))?;
-    let openings: Vec<String> = text
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(str::to_owned)
-        .collect();
+    let openings: Vec<String> = opening_lines(&text).map(str::to_owned).collect();
     ensure!(!openings.is_empty(), "no games in {}", opts.openings.display());
     let out = std::fs::File::create(&opts.out).with_context(|| format!("cannot write {}", opts.out.display()))?;
     let out = Mutex::new(std::io::BufWriter::new(out));
@@ -400,10 +401,7 @@ mod tests {
     #[test]
     fn the_handicap_openings_are_given_by_the_side_to_move_and_come_in_both_colours() {
         let text = include_str!("../openings/handicaps.tsv");
-        let starts: Vec<&str> = text
-            .lines()
-            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-            .collect();
+        let starts: Vec<&str> = opening_lines(text).collect();
         assert_eq!(starts.len(), 20);
         let mut given = Vec::new();
         for line in &starts {
@@ -412,7 +410,7 @@ mod tests {
             assert!(!pos.legal_moves().is_empty(), "{line}");
             let us = pos.pieces(pos.side_to_move()).count();
             let them = pos.pieces(!pos.side_to_move()).count();
-            // Each handicap gives something, and no two give the same.
+            // Every handicap leaves the giver with fewer pieces on the board.
             assert!(
                 us < them,
                 "{line}: the side to move does not give ({us} against {them})"
