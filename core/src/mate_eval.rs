@@ -383,51 +383,6 @@ mod tests {
         Some(f)
     }
 
-    /// `sfen` seen from the other side: the board turned round, colours and side swapped.
-    fn flip_sfen(sfen: &str) -> String {
-        let mut parts = sfen.split(' ');
-        let board = parts.next().unwrap();
-        let side = if parts.next().unwrap() == "b" { "w" } else { "b" };
-        let hand = parts.next().unwrap();
-        let swap = |ch: char| {
-            if ch.is_ascii_uppercase() {
-                ch.to_ascii_lowercase()
-            } else {
-                ch.to_ascii_uppercase()
-            }
-        };
-        let ranks: Vec<String> = board
-            .split('/')
-            .rev()
-            .map(|rank| {
-                // Tokens: a digit, or a piece letter with its optional '+'.
-                let mut tokens = Vec::new();
-                let mut promoted = false;
-                for ch in rank.chars() {
-                    if ch == '+' {
-                        promoted = true;
-                    } else {
-                        let t = if ch.is_ascii_digit() {
-                            ch.to_string()
-                        } else {
-                            swap(ch).to_string()
-                        };
-                        tokens.push(if promoted { format!("+{t}") } else { t });
-                        promoted = false;
-                    }
-                }
-                tokens.reverse();
-                tokens.concat()
-            })
-            .collect();
-        let hand: String = if hand == "-" {
-            hand.to_owned()
-        } else {
-            hand.chars().map(swap).collect()
-        };
-        format!("{} {side} {hand} 1", ranks.join("/"))
-    }
-
     #[test]
     fn lone_king_in_the_corner() {
         // White king on 1a, Black king far away, a gold in Black's hand. Neighbours on the
@@ -497,8 +452,13 @@ mod tests {
             "ln1gkg1nl/6+P2/2sppps1p/2p3p2/p8/P1P1P3P/2NP1PP2/3s1KSR1/L1+b2G1NL w R2Pbgp 42",
             "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
         ] {
-            let flipped = flip_sfen(sfen);
-            assert_eq!(features(sfen), features(&flipped), "{sfen} vs {flipped}");
+            let turned = pos(sfen).turned();
+            assert_eq!(
+                features(sfen),
+                Mate3Features::extract(&turned).unwrap(),
+                "{sfen} vs {}",
+                turned.to_sfen()
+            );
         }
     }
 

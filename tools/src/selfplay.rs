@@ -362,42 +362,6 @@ mod tests {
         assert!(starts.iter().filter(|&s| *s != cut).count() >= 4, "{starts:?}");
     }
 
-    /// The board of an SFEN turned half a turn with the colours swapped (hands must be empty).
-    fn turned(sfen: &str) -> String {
-        let fields: Vec<&str> = sfen.split_whitespace().collect();
-        assert_eq!(fields[2], "-", "{sfen}");
-        let rows: Vec<String> = fields[0]
-            .split('/')
-            .rev()
-            .map(|row| {
-                // Digits are runs of empty squares, which read the same either way round.
-                let mut cells: Vec<String> = Vec::new();
-                let mut chars = row.chars();
-                while let Some(c) = chars.next() {
-                    let cell = match c {
-                        '+' => format!("+{}", chars.next().unwrap()),
-                        _ => c.to_string(),
-                    };
-                    let swapped = cell
-                        .chars()
-                        .map(|ch| {
-                            if ch.is_ascii_uppercase() {
-                                ch.to_ascii_lowercase()
-                            } else {
-                                ch.to_ascii_uppercase()
-                            }
-                        })
-                        .collect();
-                    cells.push(swapped);
-                }
-                cells.reverse();
-                cells.concat()
-            })
-            .collect();
-        let side = if fields[1] == "b" { "w" } else { "b" };
-        format!("{} {side} - {}", rows.join("/"), fields[3])
-    }
-
     #[test]
     fn the_handicap_openings_are_given_by_the_side_to_move_and_come_in_both_colours() {
         let text = include_str!("../openings/handicaps.tsv");
@@ -420,7 +384,9 @@ mod tests {
         for (white_gives, black_gives) in starts[..10].iter().zip(&starts[10..]) {
             let sfen = white_gives.trim_start_matches("sfen ");
             assert!(sfen.contains(" w "), "{white_gives}");
-            assert_eq!(turned(sfen), black_gives.trim_start_matches("sfen "));
+            let turned = Position::from_sfen(sfen).unwrap().turned();
+            let black_gives = Position::from_sfen(black_gives.trim_start_matches("sfen ")).unwrap();
+            assert_eq!(turned.to_sfen(), black_gives.to_sfen());
         }
         // Lance, right lance, bishop, rook, rook and lance, two, four, six, eight, ten pieces.
         assert_eq!(given[..10], [1, 1, 1, 1, 2, 2, 4, 6, 8, 10]);

@@ -92,6 +92,29 @@ impl Position {
         Ok(pos)
     }
 
+    /// The same position seen by the other player: the board turned half a turn, every piece
+    /// and both hands changing colour, the other side to move, the move number kept. The
+    /// history is not carried over (the result starts a new game record), so repetition
+    /// look-ups see only the position itself.
+    ///
+    /// A position and its turned twin must be judged alike by anything colour-blind (the
+    /// evaluation, mate tests, move counts); tests use it to check that symmetry.
+    #[must_use]
+    pub fn turned(&self) -> Position {
+        let mut pos = Position::empty();
+        for (index, piece) in self.board.iter().enumerate() {
+            if let Some(p) = piece {
+                let sq = Square::from_index(index as u8).flip();
+                pos.put_piece(Piece::new(!p.color(), p.kind()), sq);
+            }
+        }
+        pos.hands = [self.hands[1], self.hands[0]];
+        pos.side = !self.side;
+        pos.move_number = self.move_number;
+        pos.init_state();
+        pos
+    }
+
     /// The position as SFEN, hands in the canonical order `RBGSNLPrbgsnlp`.
     pub fn to_sfen(&self) -> String {
         let mut s = String::with_capacity(96);
@@ -358,6 +381,34 @@ mod tests {
             "4k4/9/9/9/9/9/9/9/9 b 2R2B4G4S4N4L18P 1",
         ] {
             assert_eq!(Position::from_sfen(s).unwrap().to_sfen(), s);
+        }
+    }
+
+    #[test]
+    fn turned_positions_are_the_same_game_seen_from_the_other_side() {
+        // Typed by hand: Black's king on 9i and dragon on 8i become White's on 1a and 2a,
+        // White's king on 5a becomes Black's on 5i; the hands change owners.
+        let p = Position::from_sfen("4k4/9/9/9/9/9/9/9/K+R7 b G2p 7").unwrap();
+        assert_eq!(p.turned().to_sfen(), "7+rk/9/9/9/9/9/9/9/4K4 w 2Pg 7");
+        // The start position is its own twin with the other side to move.
+        assert_eq!(
+            Position::startpos().turned().to_sfen(),
+            STARTPOS_SFEN.replace(" b ", " w ")
+        );
+        for s in [
+            "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn3p 124",
+            "R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1",
+            "lnsgkgsnl/1r5b1/p1ppppppp/9/1p7/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 3",
+        ] {
+            let p = Position::from_sfen(s).unwrap();
+            let t = p.turned();
+            assert_ne!(t.to_sfen(), s);
+            assert_eq!(t.turned().to_sfen(), s);
+            // Keys are rebuilt, not copied: they must be those of a freshly parsed twin.
+            let parsed = Position::from_sfen(&t.to_sfen()).unwrap();
+            assert_eq!((t.board_key(), t.hand_key()), (parsed.board_key(), parsed.hand_key()));
+            assert_eq!(t.legal_moves().len(), p.legal_moves().len(), "{s}");
+            assert_eq!(t.in_check(), p.in_check(), "{s}");
         }
     }
 

@@ -2,47 +2,21 @@ use super::features::{counts, evaluate_with};
 use super::params::{self, DEFAULT_PARAMS, FINE, NUM_PARAMS, Params};
 use super::*;
 
-/// One SFEN rank with its squares in reverse order, each letter passed through `map`; a `+`
-/// stays in front of the letter it promotes.
-fn reversed_rank(row: &str, map: impl Fn(char) -> char) -> String {
+/// One SFEN rank with its squares in reverse order; a `+` stays in front of the letter it
+/// promotes.
+fn reversed_rank(row: &str) -> String {
     let mut tokens: Vec<String> = Vec::new();
     let mut plus = false;
     for c in row.chars() {
         if c == '+' {
             plus = true;
         } else {
-            let c = map(c);
             tokens.push(if plus { format!("+{c}") } else { c.to_string() });
             plus = false;
         }
     }
     tokens.reverse();
     tokens.concat()
-}
-
-/// The SFEN of the same position seen by the other player: the board turned 180°, every
-/// piece and hand changing colour, the other side to move.
-fn flip_sfen(sfen: &str) -> String {
-    let fields: Vec<&str> = sfen.split_whitespace().collect();
-    let swap = |c: char| {
-        if c.is_ascii_uppercase() {
-            c.to_ascii_lowercase()
-        } else {
-            c.to_ascii_uppercase()
-        }
-    };
-    // Turning the board 180° reverses the order of the ranks and of the squares in each rank.
-    let rows: Vec<String> = fields[0].split('/').rev().map(|row| reversed_rank(row, swap)).collect();
-    let side = if fields[1] == "b" { "w" } else { "b" };
-    let hand: String = if fields[2] == "-" {
-        "-".into()
-    } else {
-        fields[2]
-            .chars()
-            .map(|c| if c.is_ascii_digit() { c } else { swap(c) })
-            .collect()
-    };
-    format!("{} {side} {hand} {}", rows.join("/"), fields.get(3).unwrap_or(&"1"))
 }
 
 fn pos(sfen: &str) -> Position {
@@ -66,20 +40,11 @@ const POSITIONS: [&str; 8] = [
 ];
 
 #[test]
-fn flip_helper_round_trips_and_changes_the_position() {
-    for sfen in POSITIONS {
-        let flipped = flip_sfen(sfen);
-        assert_ne!(flipped, sfen);
-        assert_eq!(pos(&flip_sfen(&flipped)).to_sfen(), pos(sfen).to_sfen());
-    }
-}
-
-#[test]
 fn evaluation_is_symmetric() {
     for sfen in POSITIONS {
-        let flipped = flip_sfen(sfen);
-        assert_eq!(eval(sfen), eval(&flipped), "{sfen} / {flipped}");
-        assert_eq!(material(&pos(sfen)), material(&pos(&flipped)), "{sfen}");
+        let turned = pos(sfen).turned();
+        assert_eq!(eval(sfen), evaluate(&turned), "{sfen} / {}", turned.to_sfen());
+        assert_eq!(material(&pos(sfen)), material(&turned), "{sfen}");
     }
 }
 
@@ -98,7 +63,7 @@ fn scrambled_params() -> Params {
 /// The SFEN with the board reflected left to right (file 1 becomes file 9).
 fn mirror_sfen(sfen: &str) -> String {
     let fields: Vec<&str> = sfen.split_whitespace().collect();
-    let rows: Vec<String> = fields[0].split('/').map(|row| reversed_rank(row, |c| c)).collect();
+    let rows: Vec<String> = fields[0].split('/').map(reversed_rank).collect();
     format!("{} {}", rows.join("/"), fields[1..].join(" "))
 }
 
@@ -107,8 +72,8 @@ fn evaluation_is_symmetric_under_any_weights() {
     let params = scrambled_params();
     for sfen in POSITIONS {
         let e = evaluate_with(&pos(sfen), &params);
-        let flipped = flip_sfen(sfen);
-        assert_eq!(e, evaluate_with(&pos(&flipped), &params), "{sfen} / {flipped}");
+        let turned = pos(sfen).turned();
+        assert_eq!(e, evaluate_with(&turned, &params), "{sfen} / {}", turned.to_sfen());
         // Left and right are one: the piece-king tables key on the file distance.
         let mirrored = mirror_sfen(sfen);
         assert_ne!(pos(&mirrored).to_sfen(), pos(sfen).to_sfen(), "{sfen}");
@@ -302,7 +267,7 @@ fn the_network_adds_exactly_its_hidden_layer_to_the_linear_sum() {
         outputs.push(e - evaluate_with(&p, &params));
         // The inputs are the side to move's and the opponent's features: the same position
         // seen by the other player, or reflected left to right, evaluates the same.
-        assert_eq!(e, net::evaluate_with(&pos(&flip_sfen(sfen)), &params, &n), "{sfen}");
+        assert_eq!(e, net::evaluate_with(&pos(sfen).turned(), &params, &n), "{sfen}");
         assert_eq!(e, net::evaluate_with(&pos(&mirror_sfen(sfen)), &params, &n), "{sfen}");
     }
     // The test would pass vacuously if the scrambled network always said the same thing.
