@@ -289,6 +289,24 @@ fn solve_side_by_side(
                     len != NO_PROOF && len as usize > verify::EXACT_CHECK_MAX_PLIES
                 }
         };
+        // Whether the exact search should step aside while df-pn's first proof runs: the
+        // proof is large (the problem is long, beyond the exact search's reach) but not yet
+        // large enough for the exact search to help it (`wants_to_assist`). Both searches
+        // live in memory, and beside the exact search the proof ran a sixth slower (Shogi
+        // Zuko 99); a proof of this size is what answers such problems.
+        let wants_to_pause = || {
+            phase.get() == 0
+                && first_proof.load(Ordering::Relaxed) == 0
+                && (PAUSE_MIN_DFPN_NODES..ASSIST_MIN_DFPN_NODES).contains(&dfpn_nodes.load(Ordering::Relaxed))
+                && Instant::now() >= assist_at
+        };
+        // Waits (inside the exact search's poll, which then goes on where it was) until the
+        // first proof is done, grows large enough for `wants_to_assist`, or the time is up.
+        let pause_for_first_proof = || {
+            while wants_to_pause() && !out_of_time() && !disproven.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        };
         let progress = &progress;
         let dfpn_stop = move || out_of_time() || exact_done.load(Ordering::Relaxed);
         let worker = std::thread::Builder::new()
@@ -351,6 +369,9 @@ fn solve_side_by_side(
             });
         let mut stop = |poll: &Poll| {
             exact_nodes.store(poll.nodes, Ordering::Relaxed);
+            if wants_to_pause() {
+                pause_for_first_proof();
+            }
             let until = exact_until.load(Ordering::Relaxed);
             out_of_time()
                 || disproven.load(Ordering::Relaxed)
@@ -462,6 +483,10 @@ fn solve_side_by_side(
 /// printed 111 to 119 plies at 4 to 6 s with the help against 117 without. Proofs this large
 /// (Microcosmos, 23 M nodes) are where the second thread pays most.
 const ASSIST_MIN_DFPN_NODES: u64 = 2_000_000;
+
+/// The df-pn nodes after which a first proof still not found makes the exact search pause
+/// until it is (see `wants_to_pause` in [`solve_side_by_side`]).
+const PAUSE_MIN_DFPN_NODES: u64 = 250_000;
 
 /// `first_proof` of [`solve_side_by_side`] when df-pn's first search ended without a proof.
 const NO_PROOF: u32 = u32::MAX;
