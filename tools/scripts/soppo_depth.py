@@ -1,14 +1,19 @@
 """SS-Cut / DS-Cut at fixed depth: nodes and best moves against SoppoCut Off.
 
-Usage: python3 tools/scripts/soppo_depth.py BINARY GAMES_TSV N DEPTH [DISTANCE]
+Usage: python3 tools/scripts/soppo_depth.py BINARY GAMES_TSV N DEPTH [DISTANCE] [--before P] [--full-depth]
 Takes from each game of GAMES_TSV (`startpos moves ...` in the first column) the position
-12 plies before its end, keeps the first N, and searches each with `go depth DEPTH` under
-SoppoCut Off, Static and Dynamic (USI_Hash 16, `usinewgame` before each search). DISTANCE sets
-SoppoDistance, the fixed distance of Static (default: the engine's, 5).
+P plies before its end (default 12), keeps the first N, and searches each with `go depth DEPTH`
+under SoppoCut Off, Static and Dynamic (USI_Hash 16, `usinewgame` before each search).
+DISTANCE sets SoppoDistance, the fixed distance of Static (default: the engine's, 5).
+
+Many positions near the end of a game hold a forced mate that the search finds at once; it
+then stops long before DEPTH, and such positions say nothing about pruning. The report counts
+the searches that reached DEPTH; with --full-depth only the positions whose Off search reached
+it are compared.
 """
 import subprocess, sys, time
 
-def positions(path, n):
+def positions(path, n, before):
     out = []
     for line in open(path):
         if not line.strip() or line.startswith("#"):
@@ -17,9 +22,9 @@ def positions(path, n):
         if moves[:2] != ["startpos", "moves"]:
             continue
         plies = moves[2:]
-        if len(plies) < 40:
+        if len(plies) < 28 + before:
             continue
-        out.append("startpos moves " + " ".join(plies[: len(plies) - 12]))
+        out.append("startpos moves " + " ".join(plies[: len(plies) - before]))
         if len(out) == n:
             break
     return out
@@ -39,25 +44,42 @@ def search_all(binary, mode, poss, depth):
     for pos in poss:
         send("usinewgame"); send("position " + pos); send(f"go depth {depth}")
         nodes = 0
+        reached = 0
         while True:
             l = p.stdout.readline()
             t = l.split()
             if t and t[0] == "info" and "nodes" in t:
                 nodes = int(t[t.index("nodes") + 1])
+            if t and t[0] == "info" and "depth" in t:
+                reached = max(reached, int(t[t.index("depth") + 1]))
             if t and t[0] == "bestmove":
-                results.append((nodes, t[1]))
+                results.append((nodes, t[1], reached))
                 break
     send("quit"); p.wait()
     return results, time.time() - t0
 
-binary, games, n, depth = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-distance = int(sys.argv[5]) if len(sys.argv) > 5 else None
-poss = positions(games, n)
+args = sys.argv[1:]
+full_depth = "--full-depth" in args
+args = [a for a in args if a != "--full-depth"]
+before = 12
+if "--before" in args:
+    i = args.index("--before")
+    before = int(args[i + 1])
+    del args[i : i + 2]
+binary, games, n, depth = args[0], args[1], int(args[2]), int(args[3])
+distance = int(args[4]) if len(args) > 4 else None
+poss = positions(games, n, before)
 base, tb = search_all(binary, "Off", poss, depth)
-print(f"Off: {sum(x for x, _ in base)} nodes, {tb:.1f} s, {len(poss)} positions, depth {depth}")
+full = sum(1 for _, _, r in base if r >= depth)
+print(f"Off: {sum(x for x, _, _ in base)} nodes, {tb:.1f} s, {len(poss)} positions {before} plies before the end, "
+      f"depth {depth}; {full} searches reached it")
+keep = [i for i, (_, _, r) in enumerate(base) if r >= depth or not full_depth]
+if full_depth:
+    print(f"compared: the {len(keep)} positions whose Off search reached depth {depth}")
+base_nodes = sum(base[i][0] for i in keep)
 for mode in ("Static", "Dynamic"):
     res, t = search_all(binary, mode, poss, depth)
-    nodes = sum(x for x, _ in res)
-    same = sum(1 for (_, a), (_, b) in zip(base, res) if a == b)
-    red = 100.0 * (1 - nodes / max(1, sum(x for x, _ in base)))
-    print(f"{mode}: {nodes} nodes ({red:.1f}% fewer), {t:.1f} s, same best move {same}/{len(poss)} ({100.0*same/len(poss):.1f}%)")
+    nodes = sum(res[i][0] for i in keep)
+    same = sum(1 for i in keep if base[i][1] == res[i][1])
+    red = 100.0 * (1 - nodes / max(1, base_nodes))
+    print(f"{mode}: {nodes} nodes ({red:.1f}% fewer), {t:.1f} s, same best move {same}/{len(keep)} ({100.0*same/max(1, len(keep)):.1f}%)")
