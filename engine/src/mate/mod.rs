@@ -292,16 +292,17 @@ fn solve_side_by_side(
         // Whether the exact search should step aside while df-pn's first proof runs: the
         // proof is large (the problem is long, beyond the exact search's reach) but not yet
         // large enough for the exact search to help it (`wants_to_assist`). Both searches
-        // live in memory, and beside the exact search the proof ran a sixth slower (Shogi
-        // Zuko 99); a proof of this size is what answers such problems.
+        // live in memory, and beside the exact search the proof took about a sixth longer
+        // (Shogi Zuko 99); a proof of this size is what answers such problems.
         let wants_to_pause = || {
             phase.get() == 0
                 && first_proof.load(Ordering::Relaxed) == 0
                 && (PAUSE_MIN_DFPN_NODES..ASSIST_MIN_DFPN_NODES).contains(&dfpn_nodes.load(Ordering::Relaxed))
                 && Instant::now() >= assist_at
         };
-        // Waits (inside the exact search's poll, which then goes on where it was) until the
-        // first proof is done, grows large enough for `wants_to_assist`, or the time is up.
+        // While `wants_to_pause`, waits (inside the exact search's poll, which then goes on
+        // where it was) until the first proof is done, grows large enough for
+        // `wants_to_assist`, or the time is up; otherwise returns at once.
         let pause_for_first_proof = || {
             while wants_to_pause() && !out_of_time() && !disproven.load(Ordering::Relaxed) {
                 std::thread::sleep(Duration::from_millis(1));
@@ -369,9 +370,7 @@ fn solve_side_by_side(
             });
         let mut stop = |poll: &Poll| {
             exact_nodes.store(poll.nodes, Ordering::Relaxed);
-            if wants_to_pause() {
-                pause_for_first_proof();
-            }
+            pause_for_first_proof();
             let until = exact_until.load(Ordering::Relaxed);
             out_of_time()
                 || disproven.load(Ordering::Relaxed)
