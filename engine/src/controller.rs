@@ -275,7 +275,15 @@ impl<W: Write> Controller<W> {
             // A `go` while busy: finish the old job first so it still gets its one answer.
             self.finish_job_now();
         }
-        self.ensure_tt();
+        if go.mate.is_some() {
+            // The mate solver has tables of its own, sized by `USI_Hash` too: with the search's
+            // kept as well, the engine held twice `USI_Hash` while it solved (Microcosmos, `go
+            // mate 60000` at `USI_Hash 1024`: 1.86 GB resident). The search's table is freed for
+            // the solve; the next `isready` (or `go`) allocates it again.
+            self.tt = None;
+        } else {
+            self.ensure_tt();
+        }
         let id = self.next_id;
         self.next_id += 1;
         let held = go.ponder || go.infinite || (go.mate.is_none() && is_bare(go));
@@ -665,6 +673,31 @@ mod tests {
             pos.undo_move(m);
             found
         })
+    }
+
+    #[test]
+    fn go_mate_frees_the_search_table_and_isready_allocates_it_again() {
+        let mut c = Controller::new(Vec::new(), CurrentControl::default());
+        send(&mut c, "setoption name USI_Hash value 1");
+        send(&mut c, "isready");
+        send(&mut c, "position startpos");
+        send(&mut c, "go depth 3");
+        assert!(c.tt.as_ref().is_some_and(|t| t.is_dirty()));
+        // Mate in one: the gold drops on 5b, guarded by the pawn on 5c.
+        send(&mut c, "position sfen 4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1");
+        send(&mut c, "go mate 5000");
+        assert!(c.tt.is_none(), "the search's table is not held through `go mate`");
+        send(&mut c, "isready");
+        assert!(c.tt.as_ref().is_some_and(|t| !t.is_dirty() && t.size_mb() == 1));
+        // A `go` straight after `go mate`, with no `isready` between, allocates it too.
+        send(&mut c, "go mate 5000");
+        send(&mut c, "position startpos");
+        send(&mut c, "go depth 3");
+        assert!(holds_root(&c));
+        let out = String::from_utf8(c.out.clone()).unwrap();
+        let answers: Vec<&str> = out.lines().filter(|l| l.starts_with("checkmate")).collect();
+        assert_eq!(answers, ["checkmate G*5b", "checkmate G*5b"]);
+        assert_eq!(out.lines().filter(|l| l.starts_with("bestmove")).count(), 2);
     }
 
     #[test]

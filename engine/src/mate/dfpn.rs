@@ -518,6 +518,20 @@ impl Dfpn {
     /// it). `None` if there is no mate or the search was stopped before a line was walked;
     /// a stop after some line was found gives that line with `shortest` false.
     pub fn shortest_line(&mut self, pos: &Position, stop: &mut dyn FnMut(&DfpnStats) -> bool) -> Option<ShortLine> {
+        self.shortest_line_reporting(pos, stop, &mut |_, _| {})
+    }
+
+    /// [`Dfpn::shortest_line`], handing `on_shorter` each line the shortening walks that lasts
+    /// its whole bound (the attacker mates within the bound, so the defender could not have
+    /// lasted longer against it; not yet shown shortest), so that a long shortening is seen
+    /// to progress. A line shorter than its bound is not handed on: its defender may have
+    /// given up early.
+    pub fn shortest_line_reporting(
+        &mut self,
+        pos: &Position,
+        stop: &mut dyn FnMut(&DfpnStats) -> bool,
+        on_shorter: &mut dyn FnMut(&[Move], &DfpnStats),
+    ) -> Option<ShortLine> {
         let mut p = pos.clone();
         let mut nodes = 0;
         let mut len = None;
@@ -556,6 +570,9 @@ impl Dfpn {
                         None => break,
                     }
                     self.line_fills_bound = line.len() == usize::from(len);
+                    if self.line_fills_bound {
+                        on_shorter(&line, &self.stats());
+                    }
                     shortest = len <= 1;
                 }
                 DfpnVerdict::Disproven => shortest = true,

@@ -595,6 +595,8 @@ fn run_dfpn(
     if let Some(line) = &line {
         on_line(line, &dfpn.stats());
     }
+    // The length of the last line shown: the shortening's lines are shown only when shorter.
+    let mut shown = line.as_ref().map_or(usize::MAX, Vec::len);
     // A long proof is seldom shown shortest in the time a user gives, and a line whose
     // defender replies are only "longest stored" often ends early. Such a line is tightened
     // first (small searches: it is the answer a solver that does not prove shortness gives),
@@ -612,6 +614,7 @@ fn run_dfpn(
             .filter(|l| verify::verify_moves_and_mate(pos, l).is_ok());
         if let Some(l) = &better {
             on_line(l, &dfpn.stats());
+            shown = l.len();
         }
     }
     // The shortening gets half the time left, the tightening walk the rest; but while the
@@ -624,7 +627,16 @@ fn run_dfpn(
     let mut shorten_stop = |stats: &DfpnStats| {
         stop(stats) || (!stats.line_fills_bound && shorten_until.is_some_and(|u| Instant::now() >= u))
     };
-    let Some(short) = dfpn.shortest_line(pos, &mut shorten_stop) else {
+    // Each shorter line that lasts its bound is shown as it is found (once its moves and final
+    // mate are checked): on a long problem the shortening is most of the time (Microcosmos:
+    // the 1525-ply line at 34 s of 60).
+    let mut on_shorter = |l: &[Move], stats: &DfpnStats| {
+        if l.len() < shown && verify::verify_moves_and_mate(pos, l).is_ok() {
+            on_line(l, stats);
+            shown = l.len();
+        }
+    };
+    let Some(short) = dfpn.shortest_line_reporting(pos, &mut shorten_stop, &mut on_shorter) else {
         return DfpnAnswer {
             verdict,
             line: better.or(line),
@@ -664,7 +676,7 @@ fn run_dfpn(
         better = tighter.or(better);
     }
     let unshown = unshown_ok.then(|| short.line.clone());
-    if fills_bound && better.as_ref().is_none_or(|b| b.len() != bound) {
+    if fills_bound && bound < shown && better.as_ref().is_none_or(|b| b.len() != bound) {
         // It will be the answer (see `unshown_answer`).
         on_line(&short.line, &dfpn.stats());
     }

@@ -231,7 +231,8 @@ fn two_threads_give_the_same_answers() {
 }
 
 /// df-pn's part on its own: a YaneuraOu 5-ply sample whose first proof is 5 plies long comes
-/// down to the 3-ply mate, which the verifier shows exact: the answer is a `Mate`.
+/// down to the 3-ply mate, which the verifier shows exact: the answer is a `Mate`. Both lines
+/// are reported as they are found.
 #[test]
 fn dfpn_shortest_line_becomes_the_answer() {
     let sfen = "ln6+P/2sk1G3/p1ppn2pp/5BP2/9/2N6/P1PPPP2P/1SG6/LN1KR+r3 w 2G2L5Pb2s 72";
@@ -255,7 +256,11 @@ fn dfpn_shortest_line_becomes_the_answer() {
         "the first proof's length is announced"
     );
     assert_eq!(found.verdict, super::DfpnVerdict::Proven);
-    assert_eq!(lines.len(), 1, "df-pn's first line is reported");
+    assert_eq!(
+        lines,
+        [5, 3],
+        "df-pn's first line is reported, then the shortening's shorter one"
+    );
     match found.answer {
         Some(MateOutcome::Mate(line)) => assert_eq!(line.len(), 3, "{line:?}"),
         other => panic!("{other:?}"),
