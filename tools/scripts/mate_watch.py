@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""One `go mate` through a USI engine, watched: when each new line length is shown
+(`info ... pv`; before the first proof these are the lines df-pn works on, not proofs), the
+answer and its time, and the engine's largest resident memory (VmRSS, sampled every 0.2 s
+from /proc while it solves; Linux only).
+
+Usage:
+    python3 tools/scripts/mate_watch.py BINARY "SFEN" [--ms 60000] [--threads 2] [--hash 1024]
+
+Example (Microcosmos, docs/BENCHMARKS.md, session 37):
+    python3 tools/scripts/mate_watch.py target/release/soppo \\
+        'g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/4+P1P1L/+B5G1g b - 1'
+"""
+import argparse
+import subprocess
+import threading
+import time
+
+
+def rss_kb(pid):
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("binary")
+    ap.add_argument("sfen")
+    ap.add_argument("--ms", type=int, default=60000, help="go mate limit in ms (default 60000)")
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--hash", type=int, default=1024, help="USI_Hash in MB (default 1024)")
+    a = ap.parse_args()
+
+    p = subprocess.Popen([a.binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+
+    def send(s):
+        p.stdin.write(s + "\n")
+        p.stdin.flush()
+
+    def wait_for(prefix):
+        while True:
+            line = p.stdout.readline()
+            if not line:
+                raise SystemExit(f"the engine exited before `{prefix}`")
+            if line.startswith(prefix):
+                return line
+
+    send("usi")
+    wait_for("usiok")
+    send(f"setoption name Threads value {a.threads}")
+    send(f"setoption name USI_Hash value {a.hash}")
+    send("isready")
+    wait_for("readyok")
+    send("position sfen " + a.sfen)
+
+    peak = [0]
+    solving = threading.Event()
+    solving.set()
+
+    def sample():
+        while solving.is_set():
+            peak[0] = max(peak[0], rss_kb(p.pid))
+            time.sleep(0.2)
+
+    start = time.time()
+    send(f"go mate {a.ms}")
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    shown = []  # (seconds, plies) for each new line length
+    answer = None
+    while answer is None:
+        line = p.stdout.readline()
+        if not line:
+            break
+        words = line.split()
+        if words[:1] == ["info"] and "pv" in words:
+            n = len(words) - words.index("pv") - 1
+            if not shown or shown[-1][1] != n:
+                shown.append((time.time() - start, n))
+        elif words[:1] == ["info"] and "string" in words:
+            print(line.strip())
+        elif words[:1] == ["checkmate"]:
+            answer = words[1:]
+    elapsed = time.time() - start
+    solving.clear()
+    sampler.join()
+    send("quit")
+    p.wait()
+
+    print("lines shown (s: plies):", "; ".join(f"{t:.2f}: {n}" for t, n in shown))
+    if answer is None:
+        print("no answer")
+    elif answer[:1] in (["nomate"], ["timeout"]):
+        print(f"answer {answer[0]} after {elapsed:.2f} s")
+    else:
+        print(f"answer {len(answer)} plies after {elapsed:.2f} s")
+    print(f"largest resident memory while solving: {peak[0]} kB")
+
+
+if __name__ == "__main__":
+    main()
