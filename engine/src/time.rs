@@ -75,7 +75,8 @@ pub fn budget(go: &GoParams, us: Color, ply: u32, opts: &Options) -> TimeBudget 
         // Only the byoyomi is left, and what is not used is lost: new iterations may start
         // until the maximum, and the one cut off there still counts (a root move it finished
         // with a better score replaces the old best). Stopping at three quarters of the
-        // maximum, as before, left a twentieth of the byoyomi unused on average.
+        // maximum, as before, left more of it unused: 153 ms a move against 160 ms at byoyomi
+        // 200 (docs/BENCHMARKS.md, session 37).
         optimum = maximum * 2;
     }
     TimeBudget {
