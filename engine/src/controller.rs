@@ -275,15 +275,6 @@ impl<W: Write> Controller<W> {
             // A `go` while busy: finish the old job first so it still gets its one answer.
             self.finish_job_now();
         }
-        if go.mate.is_some() {
-            // The mate solver has tables of its own, sized by `USI_Hash` too: with the search's
-            // kept as well, the engine held twice `USI_Hash` while it solved (Microcosmos, `go
-            // mate 60000` at `USI_Hash 1024`: 1.86 GB resident). The search's table is freed for
-            // the solve; the next `isready` (or `go`) allocates it again.
-            self.tt = None;
-        } else {
-            self.ensure_tt();
-        }
         let id = self.next_id;
         self.next_id += 1;
         let held = go.ponder || go.infinite || (go.mate.is_none() && is_bare(go));
@@ -297,9 +288,21 @@ impl<W: Write> Controller<W> {
                 &self.options,
             )
         };
+        // The clock starts here, before the table's work below: a table allocated now (after
+        // `go mate`, or a new `USI_Hash`, without an `isready` since) takes its time out of
+        // this move's budget instead of running past it.
         let control = Arc::new(SearchControl::new(go.ponder, budget));
         if let Ok(mut slot) = self.current.lock() {
             *slot = Some(Arc::clone(&control));
+        }
+        if go.mate.is_some() {
+            // The mate solver has tables of its own, sized by `USI_Hash` too: with the search's
+            // kept as well, the engine held twice `USI_Hash` while it solved (Microcosmos, `go
+            // mate 60000` at `USI_Hash 1024`: 1.9 GB resident). The search's table is freed for
+            // the solve; the next `isready` (or `go`) allocates it again.
+            self.tt = None;
+        } else {
+            self.ensure_tt();
         }
         let pos = self.position.clone();
         let worker_control = Arc::clone(&control);
