@@ -43,7 +43,8 @@ pub enum Command {
 enum WorkerEvent {
     Search(SearchEvent),
     MateInfo(u64, MateProgress),
-    MateDone(u64, MateOutcome),
+    /// A mate job's answer, with the search's table if the job kept it (see `Controller::go`).
+    MateDone(u64, MateOutcome, Option<Arc<TranspositionTable>>),
 }
 
 /// The answer a finished job owes, held while a ponder/infinite job waits for release.
@@ -295,15 +296,19 @@ impl<W: Write> Controller<W> {
         if let Ok(mut slot) = self.current.lock() {
             *slot = Some(Arc::clone(&control));
         }
-        if go.mate.is_some() {
-            // The mate solver has tables of its own, sized by `USI_Hash` too: with the search's
-            // kept as well, the engine held twice `USI_Hash` while it solved (Microcosmos, `go
-            // mate 60000` at `USI_Hash 1024`: 1.9 GB resident). The search's table is freed for
-            // the solve; the next `isready` (or `go`) allocates it again.
-            self.tt = None;
+        // The mate solver has tables of its own, sized by `USI_Hash` too: with the search's kept
+        // as well, the engine held twice `USI_Hash` on a long problem (Microcosmos, `go mate
+        // 60000` at `USI_Hash 1024`: 1.9 GB resident). So the mate job takes the search's table
+        // along and lets it go once the problem lasts long enough to report progress (about a
+        // tenth of a second: df-pn is then at work and its tables grow); a problem answered
+        // sooner hands it back with its answer. A table let go is allocated again at the next
+        // `isready` (or `go`).
+        let mut kept = if go.mate.is_some() {
+            self.tt.take()
         } else {
             self.ensure_tt();
-        }
+            None
+        };
         let pos = self.position.clone();
         let worker_control = Arc::clone(&control);
         let is_mate = go.mate.is_some();
@@ -325,9 +330,14 @@ impl<W: Write> Controller<W> {
                 .stack_size(64 << 20)
                 .spawn(move || {
                     let outcome = mate::solve_with(&pos, limit, &config, &worker_control, |p| {
+                        // Progress without a length (depth 0) comes only once the solve has
+                        // run for about a tenth of a second.
+                        if p.depth == 0 {
+                            kept = None;
+                        }
                         let _ = tx.send(WorkerEvent::MateInfo(id, p.clone()));
                     });
-                    let _ = tx.send(WorkerEvent::MateDone(id, outcome));
+                    let _ = tx.send(WorkerEvent::MateDone(id, outcome, kept));
                 })
         } else {
             let depth = go
@@ -445,7 +455,10 @@ impl<W: Write> Controller<W> {
             WorkerEvent::Search(SearchEvent::Done(id, decision, last)) if Some(id) == current => {
                 self.finished(Answer::Best(decision, last));
             }
-            WorkerEvent::MateDone(id, outcome) if Some(id) == current => {
+            WorkerEvent::MateDone(id, outcome, kept) if Some(id) == current => {
+                if self.tt.is_none() {
+                    self.tt = kept;
+                }
                 self.finished(Answer::Mate(outcome));
             }
             _ => {}
@@ -679,27 +692,39 @@ mod tests {
     }
 
     #[test]
-    fn go_mate_frees_the_search_table_and_isready_allocates_it_again() {
+    fn go_mate_lets_the_search_table_go_on_a_long_problem_only() {
         let mut c = Controller::new(Vec::new(), CurrentControl::default());
         send(&mut c, "setoption name USI_Hash value 1");
         send(&mut c, "isready");
         send(&mut c, "position startpos");
         send(&mut c, "go depth 3");
-        assert!(c.tt.as_ref().is_some_and(|t| t.is_dirty()));
-        // Mate in one: the gold drops on 5b, guarded by the pawn on 5c.
+        assert!(holds_root(&c));
+        // Mate in one (the gold drops on 5b, guarded by the pawn on 5c), answered at once: the
+        // table comes back with the answer, entries and all.
         send(&mut c, "position sfen 4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1");
         send(&mut c, "go mate 5000");
-        assert!(c.tt.is_none(), "the search's table is not held through `go mate`");
+        assert!(holds_root(&c), "the table is kept through a quick `go mate`");
+        // Shogi Zuko 99 (117 plies) runs to its limit: the table is let go while it solves.
+        send(
+            &mut c,
+            "position sfen k1+P4n1/2L+P2sL1/r4+P+P1P/+BpP+Pl1+Rg1/NP1S+PP+p1g/2L+p1g+P1+P/Ps1G1+P1N1/1sN1P4/B8 b - 1",
+        );
+        send(&mut c, "go mate 400");
+        assert!(
+            c.tt.is_none(),
+            "the search's table is not held through a long `go mate`"
+        );
         send(&mut c, "isready");
         assert!(c.tt.as_ref().is_some_and(|t| !t.is_dirty() && t.size_mb() == 1));
-        // A `go` straight after `go mate`, with no `isready` between, allocates it too.
-        send(&mut c, "go mate 5000");
+        // A `go` straight after a long `go mate`, with no `isready` between, allocates it too.
+        send(&mut c, "go mate 400");
+        assert!(c.tt.is_none());
         send(&mut c, "position startpos");
         send(&mut c, "go depth 3");
         assert!(holds_root(&c));
         let out = String::from_utf8(c.out.clone()).unwrap();
         let answers: Vec<&str> = out.lines().filter(|l| l.starts_with("checkmate")).collect();
-        assert_eq!(answers, ["checkmate G*5b", "checkmate G*5b"]);
+        assert_eq!(answers, ["checkmate G*5b", "checkmate timeout", "checkmate timeout"]);
         assert_eq!(out.lines().filter(|l| l.starts_with("bestmove")).count(), 2);
     }
 

@@ -58,6 +58,15 @@ pub struct TranspositionTable {
     dirty: AtomicBool,
 }
 
+impl std::fmt::Debug for TranspositionTable {
+    // The entries are not worth printing: the size says which table it is.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TranspositionTable")
+            .field("size_mb", &self.size_mb())
+            .finish_non_exhaustive()
+    }
+}
+
 impl TranspositionTable {
     /// A table of at most `mb` MiB (rounded down to a power of two clusters).
     pub fn new(mb: u64) -> TranspositionTable {

@@ -59,13 +59,16 @@ def main():
     wait_for("readyok")
     send("position sfen " + a.sfen)
 
-    peak = [0]
+    peak = [0, 0]  # while solving; from the first second on
     solving = threading.Event()
     solving.set()
 
     def sample():
         while solving.is_set():
-            peak[0] = max(peak[0], rss_kb(p.pid))
+            rss = rss_kb(p.pid)
+            peak[0] = max(peak[0], rss)
+            if time.time() - start >= 1.0:
+                peak[1] = max(peak[1], rss)
             time.sleep(0.2)
 
     start = time.time()
@@ -100,7 +103,7 @@ def main():
         print(f"answer {answer[0]} after {elapsed:.2f} s")
     else:
         print(f"answer {len(answer)} plies after {elapsed:.2f} s")
-    print(f"largest resident memory while solving: {peak[0]} kB")
+    print(f"largest resident memory while solving: {peak[0]} kB; from the first second on: {peak[1]} kB")
 
 
 if __name__ == "__main__":
