@@ -38,6 +38,11 @@ pub enum Command {
     Eof,
 }
 
+/// How long a `go mate` may hold on to the search's table (see `Controller::go`): the exact
+/// search answers most problems sooner, and df-pn, whose tables take the memory, starts after
+/// 50 ms.
+const MATE_KEEPS_TABLE: Duration = Duration::from_millis(100);
+
 /// Events from the worker threads.
 #[derive(Debug)]
 enum WorkerEvent {
@@ -299,10 +304,10 @@ impl<W: Write> Controller<W> {
         // The mate solver has tables of its own, sized by `USI_Hash` too: with the search's kept
         // as well, the engine held twice `USI_Hash` on a long problem (Microcosmos, `go mate
         // 60000` at `USI_Hash 1024`: 1.9 GB resident). So the mate job takes the search's table
-        // along and lets it go once the problem lasts long enough to report progress (about a
-        // tenth of a second: df-pn is then at work and its tables grow); a problem answered
-        // sooner hands it back with its answer. A table let go is allocated again at the next
-        // `isready` (or `go`).
+        // along and lets it go at the first progress report after `MATE_KEEPS_TABLE` (by then
+        // df-pn is at work and its tables grow; the solver reports at least once a second); a
+        // problem answered sooner hands it back with its answer. A table let go is allocated
+        // again at the next `isready` (or `go`).
         let mut kept = if go.mate.is_some() {
             self.tt.take()
         } else {
@@ -330,9 +335,7 @@ impl<W: Write> Controller<W> {
                 .stack_size(64 << 20)
                 .spawn(move || {
                     let outcome = mate::solve_with(&pos, limit, &config, &worker_control, |p| {
-                        // Progress without a length (depth 0) comes only once the solve has
-                        // run for about a tenth of a second.
-                        if p.depth == 0 {
+                        if p.elapsed >= MATE_KEEPS_TABLE {
                             kept = None;
                         }
                         let _ = tx.send(WorkerEvent::MateInfo(id, p.clone()));
