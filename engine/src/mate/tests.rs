@@ -421,12 +421,123 @@ impl InterpositionGapProbe {
     }
 }
 
+/// A game position turned into a tsume problem: the attacker's (side to move's) king leaves the
+/// board and the defender holds every piece that is neither on the board nor in the attacker's
+/// hand. `None` if the SFEN does not parse or the defender has no king. Used by
+/// `measure_super_piece` (`SUPER_AB_AS_TSUME`): game rows rarely leave the defender several kinds
+/// to drop, tsume problems always do, and the super piece is for the second case.
+fn as_tsume(sfen: &str) -> Option<String> {
+    const KINDS: [char; 7] = ['R', 'B', 'G', 'S', 'N', 'L', 'P'];
+    const TOTAL: [u32; 7] = [2, 2, 4, 4, 4, 4, 18];
+    let mut fields = sfen.split_whitespace();
+    let (board, side, hand) = (fields.next()?, fields.next()?, fields.next()?);
+    let black = side == "b";
+    let (own_king, their_king) = if black { ('K', 'k') } else { ('k', 'K') };
+    if !board.contains(their_king) {
+        return None;
+    }
+    let mut counts = [0u32; 7];
+    let mut add = |c: char, n: u32| {
+        if let Some(i) = KINDS.iter().position(|&k| k == c.to_ascii_uppercase()) {
+            counts[i] += n;
+        }
+    };
+    // The board with the attacker's king replaced by an empty square, empty runs merged.
+    let mut rows = Vec::new();
+    for rank in board.split('/') {
+        let mut out = String::new();
+        let mut empty = 0;
+        for c in rank.chars() {
+            if let Some(d) = c.to_digit(10) {
+                empty += d;
+                continue;
+            }
+            if c == own_king {
+                empty += 1;
+                continue;
+            }
+            if empty > 0 {
+                out.push_str(&empty.to_string());
+                empty = 0;
+            }
+            add(c, 1);
+            out.push(c);
+        }
+        if empty > 0 {
+            out.push_str(&empty.to_string());
+        }
+        rows.push(out);
+    }
+    // The attacker's hand is kept; the defender's is replaced by the rest.
+    let mut attacker_hand = String::new();
+    if hand != "-" {
+        let mut n = 0;
+        for c in hand.chars() {
+            if let Some(d) = c.to_digit(10) {
+                n = n * 10 + d;
+                continue;
+            }
+            if c.is_ascii_uppercase() == black {
+                add(c, n.max(1));
+                if n > 1 {
+                    attacker_hand.push_str(&n.to_string());
+                }
+                attacker_hand.push(c);
+            }
+            n = 0;
+        }
+    }
+    let mut defender_hand = String::new();
+    for (i, &k) in KINDS.iter().enumerate() {
+        let rest = TOTAL[i].saturating_sub(counts[i]);
+        if rest > 0 {
+            if rest > 1 {
+                defender_hand.push_str(&rest.to_string());
+            }
+            defender_hand.push(if black { k.to_ascii_lowercase() } else { k });
+        }
+    }
+    let hands = if black {
+        attacker_hand + &defender_hand
+    } else {
+        defender_hand + &attacker_hand
+    };
+    let hands = if hands.is_empty() { "-".to_string() } else { hands };
+    let out = format!("{} {side} {hands} 1", rows.join("/"));
+    Position::from_sfen(&out).is_ok().then_some(out)
+}
+
+#[test]
+fn a_game_position_becomes_a_tsume_problem() {
+    // Black to move: black's king goes, white holds what is left.
+    assert_eq!(
+        as_tsume("k8/9/1K7/9/9/9/8B/8B/9 b 2r4g4s4n4l18p 1").as_deref(),
+        Some("k8/9/9/9/9/9/8B/8B/9 b 2r4g4s4n4l18p 1")
+    );
+    assert_eq!(
+        as_tsume("k8/9/1K7/9/9/9/8B/8B/9 b R 1").as_deref(),
+        Some("k8/9/9/9/9/9/8B/8B/9 b Rr4g4s4n4l18p 1")
+    );
+    // White to move: white's king goes, black holds the rest, white's hand is kept.
+    assert_eq!(
+        as_tsume("4k4/9/9/9/9/9/9/9/4K4 w 2r 1").as_deref(),
+        Some("9/9/9/9/9/9/9/9/4K4 w 2B4G4S4N4L18P2r 1")
+    );
+    // Pieces on the board count, promoted or not; a defender without a king is no problem.
+    assert_eq!(
+        as_tsume("4k4/9/4+P4/9/9/9/9/9/4K4 b G 1").as_deref(),
+        Some("4k4/9/4+P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1")
+    );
+    assert_eq!(as_tsume("9/9/9/9/9/9/9/9/4K4 b - 1"), None);
+}
+
 /// Super piece on vs off: the same answers (length and line), and the nodes each needed, on
 /// every row and on the interposition-heavy ones (≥ 3 checks of the line answerable by a drop
 /// between). `SUPER_AB_FILES` (comma-separated data files, default the mudaai set and
 /// `mate_curated.tsv`), `SUPER_AB_LIMIT` (rows per file), `SUPER_AB_MAX` (plies, default 15) and
 /// `SUPER_AB_BUDGET` (nodes per problem and mode, default 20 M) set what is run;
-/// `SUPER_AB_TSUME` keeps only problems without the attacker's king, `SUPER_AB_VERBOSE` prints
+/// `SUPER_AB_TSUME` keeps only problems without the attacker's king, `SUPER_AB_AS_TSUME` turns
+/// every row into a tsume problem first (`as_tsume`), `SUPER_AB_VERBOSE` prints
 /// every row.
 /// `cargo test --release -p soppo-engine measure_super_piece -- --ignored --nocapture`
 #[test]
@@ -441,6 +552,7 @@ fn measure_super_piece() {
     let budget = env("SUPER_AB_BUDGET", 20_000_000);
     let limit = usize::try_from(env("SUPER_AB_LIMIT", 100_000)).unwrap_or(usize::MAX);
     let tsume_only = std::env::var_os("SUPER_AB_TSUME").is_some();
+    let as_tsume_rows = std::env::var_os("SUPER_AB_AS_TSUME").is_some();
     let mut times = [0.0f64; 2];
     let files = std::env::var("SUPER_AB_FILES").unwrap_or_else(|_| "mudaai6.tsv,mate_curated.tsv".into());
     // [all rows, heavy rows]: (answered both ways, differing, nodes on, nodes off)
@@ -457,6 +569,14 @@ fn measure_super_piece() {
             .take(limit)
         {
             let sfen = row.split('\t').next().unwrap_or_default();
+            let converted;
+            let sfen = if as_tsume_rows {
+                let Some(t) = as_tsume(sfen) else { continue };
+                converted = t;
+                converted.as_str()
+            } else {
+                sfen
+            };
             if Position::from_sfen(sfen).is_err() {
                 continue;
             }
