@@ -509,26 +509,32 @@ fn as_tsume(sfen: &str) -> Option<String> {
 
 #[test]
 fn a_game_position_becomes_a_tsume_problem() {
-    // Black to move: black's king goes, white holds what is left.
-    assert_eq!(
-        as_tsume("k8/9/1K7/9/9/9/8B/8B/9 b 2r4g4s4n4l18p 1").as_deref(),
-        Some("k8/9/9/9/9/9/8B/8B/9 b 2r4g4s4n4l18p 1")
-    );
-    assert_eq!(
-        as_tsume("k8/9/1K7/9/9/9/8B/8B/9 b R 1").as_deref(),
-        Some("k8/9/9/9/9/9/8B/8B/9 b Rr4g4s4n4l18p 1")
-    );
-    // White to move: white's king goes, black holds the rest, white's hand is kept.
-    assert_eq!(
-        as_tsume("4k4/9/9/9/9/9/9/9/4K4 w 2r 1").as_deref(),
-        Some("9/9/9/9/9/9/9/9/4K4 w 2B4G4S4N4L18P2r 1")
-    );
-    // Pieces on the board count, promoted or not; a defender without a king is no problem.
-    assert_eq!(
-        as_tsume("4k4/9/4+P4/9/9/9/9/9/4K4 b G 1").as_deref(),
-        Some("4k4/9/4+P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1")
-    );
-    assert_eq!(as_tsume("9/9/9/9/9/9/9/9/4K4 b - 1"), None);
+    let cases = [
+        // Black to move: black's king goes, white holds what is left.
+        (
+            "k8/9/1K7/9/9/9/8B/8B/9 b 2r4g4s4n4l18p 1",
+            Some("k8/9/9/9/9/9/8B/8B/9 b 2r4g4s4n4l18p 1"),
+        ),
+        (
+            "k8/9/1K7/9/9/9/8B/8B/9 b R 1",
+            Some("k8/9/9/9/9/9/8B/8B/9 b Rr4g4s4n4l18p 1"),
+        ),
+        // White to move: white's king goes, black holds the rest, white's hand is kept.
+        (
+            "4k4/9/9/9/9/9/9/9/4K4 w 2r 1",
+            Some("9/9/9/9/9/9/9/9/4K4 w 2B4G4S4N4L18P2r 1"),
+        ),
+        // Pieces on the board count, promoted or not.
+        (
+            "4k4/9/4+P4/9/9/9/9/9/4K4 b G 1",
+            Some("4k4/9/4+P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1"),
+        ),
+        // A defender without a king is no problem.
+        ("9/9/9/9/9/9/9/9/4K4 b - 1", None),
+    ];
+    for (game, tsume) in cases {
+        assert_eq!(as_tsume(game).as_deref(), tsume, "{game}");
+    }
 }
 
 /// Super piece on vs off: the same answers (length and line), and the nodes each needed, on
