@@ -427,83 +427,54 @@ impl InterpositionGapProbe {
 /// `measure_super_piece` (`SUPER_AB_AS_TSUME`): game rows rarely leave the defender several kinds
 /// to drop, tsume problems always do, and the super piece is for the second case.
 fn as_tsume(sfen: &str) -> Option<String> {
-    const KINDS: [char; 7] = ['R', 'B', 'G', 'S', 'N', 'L', 'P'];
-    const TOTAL: [u32; 7] = [2, 2, 4, 4, 4, 4, 18];
-    let mut fields = sfen.split_whitespace();
-    let (board, side, hand) = (fields.next()?, fields.next()?, fields.next()?);
-    let black = side == "b";
-    let (own_king, their_king) = if black { ('K', 'k') } else { ('k', 'K') };
-    if !board.contains(their_king) {
-        return None;
+    use soppo_core::{Color, PieceKind, Square};
+    // How many of each kind a set holds, in `PieceKind::HAND` order (pawn first).
+    const SET: [u32; 7] = [18, 4, 4, 4, 4, 2, 2];
+    let mut pos = Position::from_sfen(sfen).ok()?;
+    let attacker = pos.side_to_move();
+    let defender = !attacker;
+    // Without the defender's king there is nothing to mate.
+    let _ = pos.king_square(defender)?;
+    for (&kind, &total) in PieceKind::HAND.iter().zip(&SET) {
+        let on_board = Square::all()
+            .filter(|&sq| pos.piece_on(sq).is_some_and(|p| p.kind().unpromote() == kind))
+            .count() as u32;
+        let rest = total.saturating_sub(on_board + pos.hand(attacker).count(kind));
+        while pos.hand(defender).count(kind) > rest {
+            pos.take_hand_piece(defender, kind);
+        }
+        while pos.hand(defender).count(kind) < rest {
+            pos.give_hand_piece(defender, kind);
+        }
     }
-    let mut counts = [0u32; 7];
-    let mut add = |c: char, n: u32| {
-        if let Some(i) = KINDS.iter().position(|&k| k == c.to_ascii_uppercase()) {
-            counts[i] += n;
-        }
-    };
-    // The board with the attacker's king replaced by an empty square, empty runs merged.
-    let mut rows = Vec::new();
-    for rank in board.split('/') {
-        let mut out = String::new();
-        let mut empty = 0;
-        for c in rank.chars() {
-            if let Some(d) = c.to_digit(10) {
-                empty += d;
-                continue;
-            }
-            if c == own_king {
-                empty += 1;
-                continue;
-            }
-            if empty > 0 {
-                out.push_str(&empty.to_string());
-                empty = 0;
-            }
-            add(c, 1);
-            out.push(c);
-        }
-        if empty > 0 {
-            out.push_str(&empty.to_string());
-        }
-        rows.push(out);
-    }
-    // The attacker's hand is kept; the defender's is replaced by the rest.
-    let mut attacker_hand = String::new();
-    if hand != "-" {
-        let mut n = 0;
-        for c in hand.chars() {
-            if let Some(d) = c.to_digit(10) {
-                n = n * 10 + d;
-                continue;
-            }
-            if c.is_ascii_uppercase() == black {
-                add(c, n.max(1));
-                if n > 1 {
-                    attacker_hand.push_str(&n.to_string());
+    // The attacker's king leaves: an empty square in its place, and empty runs merged (a run
+    // ends at a piece, at a rank's `/` or at the end of the board).
+    let king = if attacker == Color::Black { 'K' } else { 'k' };
+    let text = pos.to_sfen();
+    let (board, rest) = text.split_once(' ')?;
+    let mut merged = String::new();
+    let mut empty = 0;
+    for c in board.chars() {
+        match c.to_digit(10) {
+            Some(d) => empty += d,
+            None if c == king => empty += 1,
+            None => {
+                if empty > 0 {
+                    merged.push_str(&empty.to_string());
+                    empty = 0;
                 }
-                attacker_hand.push(c);
+                merged.push(c);
             }
-            n = 0;
         }
     }
-    let mut defender_hand = String::new();
-    for (i, &k) in KINDS.iter().enumerate() {
-        let rest = TOTAL[i].saturating_sub(counts[i]);
-        if rest > 0 {
-            if rest > 1 {
-                defender_hand.push_str(&rest.to_string());
-            }
-            defender_hand.push(if black { k.to_ascii_lowercase() } else { k });
-        }
+    if empty > 0 {
+        merged.push_str(&empty.to_string());
     }
-    let hands = if black {
-        attacker_hand + &defender_hand
-    } else {
-        defender_hand + &attacker_hand
+    let (side, hands) = {
+        let mut f = rest.split(' ');
+        (f.next()?, f.next()?)
     };
-    let hands = if hands.is_empty() { "-".to_string() } else { hands };
-    let out = format!("{} {side} {hands} 1", rows.join("/"));
+    let out = format!("{merged} {side} {hands} 1");
     Position::from_sfen(&out).is_ok().then_some(out)
 }
 
