@@ -32,7 +32,10 @@ use std::time::{Duration, Instant};
 #[derive(Debug)]
 pub enum Command {
     Gui(GuiMessage),
-    /// A line that could not be understood, with the reason.
+    /// A message read only after mending (a `go` value that could not be read, taken as zero),
+    /// with a note per mended value, said in `info string`s just before the message is handled.
+    Mended(GuiMessage, Vec<String>),
+    /// A line that could not be understood, with the reason (said in an `info string`).
     Bad(String),
     /// End of input: the same as `quit`.
     Eof,
@@ -156,6 +159,17 @@ impl<W: Write> Controller<W> {
                 return true;
             }
             Command::Gui(msg) => msg,
+            Command::Mended(msg, notes) => {
+                // A `go` while busy answers the old job first (see `go`); its notes come after
+                // that answer, so that they stand right before the answer they belong to.
+                if matches!(msg, GuiMessage::Go(_)) && self.job.is_some() {
+                    self.finish_job_now();
+                }
+                for note in &notes {
+                    self.info_string(note);
+                }
+                msg
+            }
         };
         match msg {
             GuiMessage::Usi => {

@@ -3,7 +3,7 @@
 //! stop flag at once, so the search stops even before the controller reads the command.
 
 use crate::controller::{Command, CurrentControl};
-use crate::usi::{GuiMessage, parse_gui_line};
+use crate::usi::{GuiMessage, parse_gui_line_mending};
 use crossbeam_channel::Sender;
 use std::io::BufRead;
 
@@ -22,15 +22,19 @@ pub fn read_commands(mut input: impl BufRead, commands: &Sender<Command>, curren
         if line.is_empty() {
             continue;
         }
-        let cmd = match parse_gui_line(line) {
-            Ok(msg) => {
+        let cmd = match parse_gui_line_mending(line) {
+            Ok((msg, notes)) => {
                 if matches!(msg, GuiMessage::Stop | GuiMessage::Quit | GuiMessage::GameOver(_))
                     && let Ok(slot) = current.lock()
                     && let Some(control) = slot.as_ref()
                 {
                     control.stop();
                 }
-                Command::Gui(msg)
+                if notes.is_empty() {
+                    Command::Gui(msg)
+                } else {
+                    Command::Mended(msg, notes)
+                }
             }
             Err(e) => Command::Bad(e.to_string()),
         };

@@ -7,7 +7,7 @@
 
 use soppo_core::Position;
 use soppo_core::declaration::EnteringKingRule;
-use soppo_engine::usi::{CheckmateResult, GuiMessage, parse_gui_line};
+use soppo_engine::usi::{CheckmateResult, GuiMessage, parse_gui_line_mending};
 use soppo_tests::engine::{
     Engine, PROMPT, Rng, check_bestmove, check_mate_line, parse_checkmate, test_seed, usi_position,
 };
@@ -159,6 +159,8 @@ const LINES: &[&str] = &[
     "go mate infinite",
     "go btime abc",
     "go mate abc",
+    "go nodes -1",
+    "go depth -3 btime 100 wtime 100",
     "foo",
     "",
     "   ",
@@ -195,7 +197,7 @@ fn random_command_sequences_keep_the_engine_answering() {
             }
             let line = *rng.pick(LINES);
             e.send(line);
-            match parse_gui_line(line) {
+            match parse_gui_line_mending(line).map(|(message, _)| message) {
                 Ok(GuiMessage::Position { .. }) => {
                     if let Ok(p) = usi_position(line.trim_start_matches("position").trim()) {
                         pos = p;

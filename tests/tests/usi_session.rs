@@ -974,9 +974,6 @@ fn bad_input_gets_info_string_or_nothing_and_the_engine_carries_on() {
         b"foo bar baz",
         b"\xff\xfe\x80 invalid utf-8",
         b"\x00\x01\x02\x1b[31m",
-        b"go btime abc wtime 1000",
-        b"go depth -3",
-        b"go mate abc",
         b"setoption name USI_Hash value 99999999999999999999999999",
         b"position startpos moves 7g7f 3c3d 99999999999999999999",
         b"perft abc",
@@ -985,14 +982,14 @@ fn bad_input_gets_info_string_or_nothing_and_the_engine_carries_on() {
         let mut line = raw.to_vec();
         line.push(b'\n');
         e.send_raw(&line);
-        // A bad `go` must not start a search; if it did, this stop makes it show at once.
+        // None of these is a `go`; if one started a search, this stop makes it show at once.
         e.send("stop");
         let lines = e.sync();
         e.check(has_info_string(&lines), || {
             format!("{:?} got no info string: {lines:?}", String::from_utf8_lossy(raw))
         });
         e.check(!lines.iter().any(|l| l.starts_with("bestmove")), || {
-            "bad go started a search".into()
+            "a line that is not a go started a search".into()
         });
     }
     // Nothing at all for blank lines.
@@ -1041,6 +1038,51 @@ fn bad_input_gets_info_string_or_nothing_and_the_engine_carries_on() {
         e.check(e.bestmoves() == before + 1, || {
             format!("`{go}` + stop: not one bestmove")
         });
+    }
+    // Still fully working.
+    search(&mut e, "startpos moves 7g7f", "go depth 2", SEARCH);
+    e.quit(PROMPT);
+}
+
+/// A `go` whose values cannot be read still owes the GUI its answer: the values count as zero
+/// (the smallest search), an `info string` says so before the answer, and exactly one legal
+/// `bestmove` (or `checkmate` line for `go mate`) follows.
+#[test]
+fn go_with_unreadable_values_is_answered_once_with_an_info_string() {
+    let mut e = Engine::start();
+    let mate3 = format!("sfen {MATE3}");
+    for (args, go) in [
+        ("startpos", "go btime abc wtime 1000"),
+        ("startpos moves 7g7f", "go depth -3"),
+        (MIDGAME_ARGS, "go nodes -1"),
+        ("startpos", "go btime 1000 wtime 1000 byoyomi x"),
+        (MIDGAME_ARGS, "go movetime"),
+        (mate3.as_str(), "go mate abc"),
+        ("startpos", "go mate -5"),
+    ] {
+        let p = pos(args);
+        e.send(&format!("position {args}"));
+        let (bestmoves, checkmates) = (e.bestmoves(), e.checkmates());
+        let mate = go.starts_with("go mate");
+        e.send(go);
+        let lines = e.collect_until(|l| l.starts_with(if mate { "checkmate" } else { "bestmove" }), SEARCH);
+        e.check(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info string ") && l.contains("read as 0")),
+            || format!("`{go}`: no info string before the answer: {lines:?}"),
+        );
+        let answer = lines.last().expect("the answer");
+        if mate {
+            check_mate_answer(&e, &p, answer);
+        } else {
+            check_answer(&e, &p, answer, go);
+        }
+        e.sync();
+        e.check(
+            e.bestmoves() - bestmoves == usize::from(!mate) && e.checkmates() - checkmates == usize::from(mate),
+            || format!("`{go}`: not exactly one answer"),
+        );
     }
     // Still fully working.
     search(&mut e, "startpos moves 7g7f", "go depth 2", SEARCH);

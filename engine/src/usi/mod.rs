@@ -5,6 +5,8 @@
 //!
 //! - [`parse_gui_line`] reads what a GUI sends, as leniently as real GUIs need
 //!   (Shogidokoro, ShogiGUI, ShogiHome, cshogi, ShogiArena).
+//! - [`parse_gui_line_mending`] reads the same, but answers a `go` whose values cannot be read
+//!   with the smallest search instead of refusing it (what the engine's front-end uses).
 //! - [`parse_gui_line_strict`] accepts only the canonical form, the one `Display` prints.
 //! - [`parse_engine_line`] reads what an engine prints, for test clients.
 //!
@@ -31,4 +33,4 @@ mod proptests;
 mod tests;
 
 pub use msg::*;
-pub use parse::{ParseError, parse_engine_line, parse_gui_line, parse_gui_line_strict};
+pub use parse::{ParseError, parse_engine_line, parse_gui_line, parse_gui_line_mending, parse_gui_line_strict};

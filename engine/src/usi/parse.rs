@@ -188,7 +188,18 @@ fn value_of<'a, T>(input: &'a str, key: &str, what: &str, convert: impl Fn(&str)
 /// order and unknown ones ignored, extra tokens after argument-less commands ignored, `moves`
 /// optional in `position`, a bare `go mate` meaning `infinite`, a bare `perft` meaning depth 1.
 pub fn parse_gui_line(line: &str) -> Result<GuiMessage, ParseError> {
-    gui_line(clean(line), false)
+    gui_line(clean(line), false, None)
+}
+
+/// Reads a GUI line as [`parse_gui_line`] does, except that a `go` (or `ponderhit`) with a value
+/// that cannot be read (`go nodes -1`, `go btime abc`, `go mate x`) is not refused: the value
+/// counts as zero, the smallest search, so that the GUI still gets its `bestmove` or
+/// `checkmate` at once instead of waiting for an answer that never comes. Returns the message
+/// and one note per value read as zero, each a sentence fit for an `info string`.
+pub fn parse_gui_line_mending(line: &str) -> Result<(GuiMessage, Vec<String>), ParseError> {
+    let mut notes = Vec::new();
+    let message = gui_line(clean(line), false, Some(&mut notes))?;
+    Ok((message, notes))
 }
 
 /// Parses a line in exactly the form `Display` prints (one trailing `\n` or `\r\n` allowed):
@@ -199,7 +210,7 @@ pub fn parse_gui_line_strict(line: &str) -> Result<GuiMessage, ParseError> {
     let line = line
         .strip_suffix('\n')
         .map_or(line, |line| line.strip_suffix('\r').unwrap_or(line));
-    let message = gui_line(clean(line), true)?;
+    let message = gui_line(clean(line), true, None)?;
     let expected = message.to_string();
     if expected == line {
         Ok(message)
@@ -232,7 +243,8 @@ fn conclude<T>(command: &'static str, result: Res<'_, T>) -> Result<T, ParseErro
     }
 }
 
-fn gui_line(line: &str, strict: bool) -> Result<GuiMessage, ParseError> {
+/// `notes`, when given, collects the `go` values read as zero instead of refusing the line.
+fn gui_line(line: &str, strict: bool, notes: Option<&mut Vec<String>>) -> Result<GuiMessage, ParseError> {
     let Ok((args, command)) = token(line) else {
         return Err(ParseError::Empty);
     };
@@ -242,9 +254,9 @@ fn gui_line(line: &str, strict: bool) -> Result<GuiMessage, ParseError> {
         "usinewgame" => ("usinewgame", finish(args, strict, GuiMessage::UsiNewGame)),
         "setoption" => ("setoption", setoption(args)),
         "position" => ("position", position(args)),
-        "go" => ("go", go(args, strict)),
+        "go" => ("go", go(args, strict, notes)),
         "stop" => ("stop", finish(args, strict, GuiMessage::Stop)),
-        "ponderhit" => ("ponderhit", ponderhit(args, strict)),
+        "ponderhit" => ("ponderhit", ponderhit(args, strict, notes)),
         "gameover" => ("gameover", gameover(args, strict)),
         "quit" => ("quit", finish(args, strict, GuiMessage::Quit)),
         "d" => ("d", finish(args, strict, GuiMessage::Display)),
@@ -313,8 +325,9 @@ const GO_KEYS: &[&str] = &[
 ];
 
 /// `go <token>...`: any order; unknown tokens are ignored unless `strict`. A repeated key keeps
-/// its last value.
-fn go(mut input: &str, strict: bool) -> Res<'_, GuiMessage> {
+/// its last value. With `notes`, a value that cannot be read counts as zero (see
+/// [`go_value`]) instead of refusing the line.
+fn go<'a>(mut input: &'a str, strict: bool, mut notes: Option<&mut Vec<String>>) -> Res<'a, GuiMessage> {
     let mut params = GoParams::default();
     while let Ok((after, key)) = token(input) {
         input = after;
@@ -329,11 +342,12 @@ fn go(mut input: &str, strict: bool) -> Res<'_, GuiMessage> {
         };
         if let Some(slot) = time_slot {
             // A negative time (a clock that ran over) counts as zero, as GUIs mean it.
-            let (after, time) = value_of(input, key, "a number of milliseconds", |token| {
+            let read = value_of(input, key, "a number of milliseconds", |token| {
                 unsigned(token)
                     .or_else(|| signed(token).filter(|v| !strict && *v < 0).map(|_| 0))
                     .map(Duration::from_millis)
-            })?;
+            });
+            let (after, time) = go_value(input, read, Duration::ZERO, &mut notes)?;
             *slot = Some(time);
             input = after;
             continue;
@@ -342,19 +356,22 @@ fn go(mut input: &str, strict: bool) -> Res<'_, GuiMessage> {
             "ponder" => params.ponder = true,
             "infinite" => params.infinite = true,
             "depth" => {
-                let (after, depth) = value_of(input, key, "a number of plies", |token| {
+                let read = value_of(input, key, "a number of plies", |token| {
                     unsigned(token).map(saturate_u32)
-                })?;
+                });
+                let (after, depth) = go_value(input, read, 0, &mut notes)?;
                 params.depth = Some(depth);
                 input = after;
             }
             "nodes" => {
-                let (after, nodes) = value_of(input, key, "a number of nodes", unsigned)?;
+                let read = value_of(input, key, "a number of nodes", unsigned);
+                let (after, nodes) = go_value(input, read, 0, &mut notes)?;
                 params.nodes = Some(nodes);
                 input = after;
             }
             "mate" => {
-                let (after, mate) = mate_param(input)?;
+                let read = mate_param(input);
+                let (after, mate) = go_value(input, read, MateParam::Timeout(Duration::ZERO), &mut notes)?;
                 params.mate = Some(mate);
                 input = after;
             }
@@ -363,6 +380,24 @@ fn go(mut input: &str, strict: bool) -> Res<'_, GuiMessage> {
         }
     }
     Ok((input, GuiMessage::Go(params)))
+}
+
+/// A `go` value as `read` found it at `input`. When it could not be read and `notes` is given,
+/// `zero` instead, with a note saying why: a GUI that sent `go nodes -1` still waits for its
+/// `bestmove`, and the smallest search gives it at once. The unreadable token is skipped
+/// unless it is a key of its own (`go byoyomi ponder` keeps the `ponder`).
+fn go_value<'a, T>(input: &'a str, read: Res<'a, T>, zero: T, notes: &mut Option<&mut Vec<String>>) -> Res<'a, T> {
+    match (read, notes.as_deref_mut()) {
+        (Err(nom::Err::Failure(Fail(Some(reason)))), Some(notes)) => {
+            notes.push(format!("go: {reason}; read as 0"));
+            let after = match token(input) {
+                Ok((after, token)) if !GO_KEYS.contains(&token) => after,
+                _ => input,
+            };
+            Ok((after, zero))
+        }
+        (read, _) => read,
+    }
 }
 
 /// The argument of `go mate`: milliseconds, `infinite`, or nothing (another key or the end of
@@ -383,8 +418,8 @@ fn mate_param(input: &str) -> Res<'_, MateParam> {
 }
 
 /// `ponderhit [<go parameters>]`: the optional clock of an early ponder.
-fn ponderhit(input: &str, strict: bool) -> Res<'_, GuiMessage> {
-    let (rest, msg) = go(input, strict)?;
+fn ponderhit<'a>(input: &'a str, strict: bool, notes: Option<&mut Vec<String>>) -> Res<'a, GuiMessage> {
+    let (rest, msg) = go(input, strict, notes)?;
     match msg {
         GuiMessage::Go(clock) => Ok((rest, GuiMessage::PonderHit(clock))),
         other => Ok((rest, other)),

@@ -303,6 +303,7 @@ fn check_any_line(line: &str) -> Result<(), TestCaseError> {
         }
         Err(err) => check_error(&err)?,
     }
+    check_mending(line)?;
     match parse_gui_line_strict(line) {
         Ok(message) => prop_assert_eq!(message.to_string(), line.trim_end_matches(['\r', '\n'])),
         Err(err) => check_error(&err)?,
@@ -314,6 +315,31 @@ fn check_any_line(line: &str) -> Result<(), TestCaseError> {
             prop_assert_eq!(again.map(|again| again.to_string()), Ok(printed), "{:?}", line);
         }
         Err(err) => check_error(&err)?,
+    }
+    Ok(())
+}
+
+/// The front-end's parser: a line the lenient parser reads comes out the same and without notes;
+/// otherwise every note is one line of printable ASCII not starting with "error", and what it
+/// reads prints in a form that parses back to the same message.
+fn check_mending(line: &str) -> Result<(), TestCaseError> {
+    let mended = parse_gui_line_mending(line);
+    match (parse_gui_line(line), &mended) {
+        (Ok(message), _) => prop_assert_eq!(mended, Ok((message, Vec::new())), "{:?}", line),
+        (Err(_), Ok((message, notes))) => {
+            prop_assert!(!notes.is_empty(), "{:?}", line);
+            for note in notes {
+                prop_assert!(note.bytes().all(|b| b == b' ' || b.is_ascii_graphic()), "{:?}", note);
+                prop_assert!(!note.to_ascii_lowercase().starts_with("error"), "{:?}", note);
+            }
+            prop_assert_eq!(
+                parse_gui_line_strict(&message.to_string()),
+                Ok(message.clone()),
+                "{:?}",
+                line
+            );
+        }
+        (Err(_), Err(err)) => check_error(err)?,
     }
     Ok(())
 }
@@ -343,6 +369,18 @@ proptest! {
 
     #[test]
     fn token_soup_never_panics(line in token_soup()) {
+        check_any_line(&line)?;
+    }
+
+    /// Whatever follows `go` or `ponderhit`, the front-end reads a message it can answer.
+    #[test]
+    fn go_is_always_read_when_mending(command in select(&["go", "ponderhit"][..]), rest in token_soup()) {
+        let line = format!("{command} {rest}");
+        let read = parse_gui_line_mending(&line);
+        prop_assert!(
+            matches!(read, Ok((GuiMessage::Go(_) | GuiMessage::PonderHit(_), _))),
+            "{:?} read as {:?}", line, read
+        );
         check_any_line(&line)?;
     }
 

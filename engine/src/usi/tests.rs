@@ -466,6 +466,116 @@ fn go_lenient() {
     );
 }
 
+/// `go` read by the front-end's parser: the message and its notes.
+fn mended(line: &str) -> (GuiMessage, Vec<String>) {
+    parse_gui_line_mending(line).unwrap_or_else(|err| panic!("{line:?}: {err}"))
+}
+
+#[test]
+fn go_mending_reads_unreadable_values_as_zero() {
+    // (line, the message it becomes, the notes): a value that cannot be read counts as zero and
+    // is said, the token skipped unless it is a key of its own.
+    let cases: &[(&str, GoParams, &[&str])] = &[
+        (
+            "go nodes -1",
+            GoParams {
+                nodes: Some(0),
+                ..GoParams::default()
+            },
+            &["go: `nodes` needs a number of nodes, found `-1`; read as 0"],
+        ),
+        (
+            "go depth -3 nodes 500",
+            GoParams {
+                depth: Some(0),
+                nodes: Some(500),
+                ..GoParams::default()
+            },
+            &["go: `depth` needs a number of plies, found `-3`; read as 0"],
+        ),
+        (
+            "go btime abc wtime 1000",
+            GoParams {
+                btime: Some(Duration::ZERO),
+                wtime: Some(ms(1000)),
+                ..GoParams::default()
+            },
+            &["go: `btime` needs a number of milliseconds, found `abc`; read as 0"],
+        ),
+        (
+            "go btime 1000 byoyomi ponder",
+            GoParams {
+                btime: Some(ms(1000)),
+                byoyomi: Some(Duration::ZERO),
+                ponder: true,
+                ..GoParams::default()
+            },
+            &["go: `byoyomi` needs a number of milliseconds, found `ponder`; read as 0"],
+        ),
+        (
+            "go mate -5",
+            GoParams {
+                mate: Some(MateParam::Timeout(Duration::ZERO)),
+                ..GoParams::default()
+            },
+            &["go: `mate` needs a number of milliseconds or `infinite`, found `-5`; read as 0"],
+        ),
+        (
+            "go binc 1.5 winc x movetime",
+            GoParams {
+                binc: Some(Duration::ZERO),
+                winc: Some(Duration::ZERO),
+                movetime: Some(Duration::ZERO),
+                ..GoParams::default()
+            },
+            &[
+                "go: `binc` needs a number of milliseconds, found `1.5`; read as 0",
+                "go: `winc` needs a number of milliseconds, found `x`; read as 0",
+                "go: `movetime` needs a number of milliseconds, found nothing; read as 0",
+            ],
+        ),
+        // Lines that read without mending carry no notes.
+        (
+            "go wtime -100",
+            GoParams {
+                wtime: Some(Duration::ZERO),
+                ..GoParams::default()
+            },
+            &[],
+        ),
+        (
+            "go mate",
+            GoParams {
+                mate: Some(MateParam::Infinite),
+                ..GoParams::default()
+            },
+            &[],
+        ),
+    ];
+    for (line, params, notes) in cases {
+        let (message, got) = mended(line);
+        assert_eq!(message, GuiMessage::Go(params.clone()), "{line}");
+        assert_eq!(got, *notes, "{line}");
+        // The plain lenient parser still refuses the lines that needed mending.
+        assert_eq!(parse_gui_line(line).is_err(), !notes.is_empty(), "{line}");
+    }
+    // `ponderhit` carries a clock and is mended the same way.
+    let (message, notes) = mended("ponderhit btime x");
+    assert_eq!(
+        message,
+        GuiMessage::PonderHit(GoParams {
+            btime: Some(Duration::ZERO),
+            ..GoParams::default()
+        })
+    );
+    assert_eq!(notes.len(), 1);
+    // Other commands are not mended: their errors stand.
+    assert!(parse_gui_line_mending("perft abc").is_err());
+    assert!(parse_gui_line_mending("position sfen x").is_err());
+    // Strict parsing never mends.
+    assert!(parse_gui_line_strict("go nodes -1").is_err());
+}
+
 #[test]
 fn go_errors() {
     assert_eq!(
