@@ -285,9 +285,14 @@ fn token_soup() -> impl Strategy<Value = String> {
     })
 }
 
-/// An error message is one line of printable ASCII that does not start with "error".
+/// An error message is fit for an `info string` (see [`check_message`]).
 fn check_error(err: &ParseError) -> Result<(), TestCaseError> {
-    let text = err.to_string();
+    check_message(&err.to_string())
+}
+
+/// A message for an `info string` is one line of printable ASCII that does not start with
+/// "error".
+fn check_message(text: &str) -> Result<(), TestCaseError> {
     prop_assert!(text.bytes().all(|b| b == b' ' || b.is_ascii_graphic()), "{:?}", text);
     prop_assert!(!text.to_ascii_lowercase().starts_with("error"), "{:?}", text);
     Ok(())
@@ -329,8 +334,7 @@ fn check_mending(line: &str) -> Result<(), TestCaseError> {
         (Err(_), Ok((message, notes))) => {
             prop_assert!(!notes.is_empty(), "{:?}", line);
             for note in notes {
-                prop_assert!(note.bytes().all(|b| b == b' ' || b.is_ascii_graphic()), "{:?}", note);
-                prop_assert!(!note.to_ascii_lowercase().starts_with("error"), "{:?}", note);
+                check_message(note)?;
             }
             prop_assert_eq!(
                 parse_gui_line_strict(&message.to_string()),
