@@ -902,4 +902,6 @@ pub(crate) fn legal_prefix(root: &Position, line: &[Move]) -> Vec<Move> {
 const DFPN_DELAY: Duration = Duration::from_millis(50);
 
 #[cfg(test)]
+mod interposition_set;
+#[cfg(test)]
 mod tests;

@@ -310,7 +310,7 @@ fn with_a_deadline_the_exact_search_outlasts_a_fallback() {
 
 /// The exact search's shortest mate (up to `max` plies) and answer line with the super piece on
 /// or off, and the nodes it took; `None` when the node budget ran out.
-fn exact_answer(sfen: &str, super_piece: bool, max: i32, budget: u64) -> (Option<(i32, Vec<Move>)>, u64) {
+pub(super) fn exact_answer(sfen: &str, super_piece: bool, max: i32, budget: u64) -> (Option<(i32, Vec<Move>)>, u64) {
     let mut pos = Position::from_sfen(sfen).unwrap();
     let mut stop = |p: &exact::Poll| p.nodes >= budget;
     let mut exact = exact::Exact::new(pos.side_to_move(), 64, &mut stop);
@@ -333,7 +333,7 @@ fn exact_answer(sfen: &str, super_piece: bool, max: i32, budget: u64) -> (Option
 /// the super piece needs fewer nodes. The positions are typed in: a Fig. 2-like problem of
 /// Kitamura et al. (the promoted rook's check along the first rank leaves seven squares for
 /// every kind), its 3-ply extension, two useless-interposition cases, and one with the
-/// attacker's king on the board.
+/// attacker's king on the board; and two generated problems.
 #[test]
 fn super_piece_gives_the_same_answers_with_fewer_nodes() {
     let cases = [
@@ -342,6 +342,9 @@ fn super_piece_gives_the_same_answers_with_fewer_nodes() {
         ("9/5g1s1/8k/6+R2/9/6R1S/5B3/9/9 b b3g2s4n4l18p 1", 3, true),
         ("k8/9/1K7/9/9/9/8B/8B/9 b 2r4g4s4n4l18p 1", 1, true),
         ("k8/9/2N6/2N6/9/9/9/9/8+R b R2b4g4s2n4l18p 1", 3, false),
+        // Two of the generated interposition-heavy set (`interposition_set`, seed 1).
+        ("6+P2/8b/8k/8N/5+P1+p1/9/8R/9/9 b RB4g4s3n4l15p 1", 7, true),
+        ("9/9/7k1/9/4+R4/9/9/6R2/9 b B2Nb4g4s2n4l18p 1", 7, true),
     ];
     for (sfen, plies, fewer) in cases {
         let (on, on_nodes) = exact_answer(sfen, true, 15, 50_000_000);
@@ -396,7 +399,7 @@ fn super_piece_never_changes_an_answer_on_the_data() {
 
 /// How many of the answer line's checks the defender could answer by a drop between: the
 /// "interposition-heavy" measure of the research notes (≥ 3 makes a problem one).
-fn distant_drop_checks(sfen: &str, line: &[Move]) -> usize {
+pub(super) fn distant_drop_checks(sfen: &str, line: &[Move]) -> usize {
     let mut pos = Position::from_sfen(sfen).unwrap();
     let mut n = 0;
     for (i, &m) in line.iter().enumerate() {
