@@ -11,7 +11,7 @@
 //! piece, kept when the answer line has three or more such checks. The same seed gives the same
 //! set on every machine.
 
-use super::tests::{distant_drop_checks, exact_answer};
+use super::tests::{distant_drop_checks, exact_answer, merge_empty_runs};
 use soppo_core::Position;
 use std::time::Instant;
 
@@ -122,29 +122,14 @@ fn candidate(rng: &mut Rng) -> String {
             hand.push(c.to_ascii_lowercase());
         }
     }
-    let mut rows = Vec::new();
-    for rank in &board {
-        let mut row = String::new();
-        let mut empty = 0;
-        for file in (0..9).rev() {
-            match rank[file] {
-                None => empty += 1,
-                Some(letter) => {
-                    if empty > 0 {
-                        row.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    row.push_str(letter);
-                }
-            }
-        }
-        if empty > 0 {
-            row.push_str(&empty.to_string());
-        }
-        rows.push(row);
-    }
+    // Every empty square written as `1`, the runs merged afterwards.
+    let rows: Vec<String> = board
+        .iter()
+        .map(|rank| (0..9).rev().map(|file| rank[file].unwrap_or("1")).collect())
+        .collect();
+    let board = merge_empty_runs(&rows.join("/"), None);
     let hand = if hand.is_empty() { "-".to_string() } else { hand };
-    format!("{} b {hand} 1", rows.join("/"))
+    format!("{board} b {hand} 1")
 }
 
 /// The unpromoted piece's upper-case letter (`+r` → `R`).

@@ -455,12 +455,24 @@ fn as_tsume(sfen: &str) -> Option<String> {
     let king = if attacker == Color::Black { 'K' } else { 'k' };
     let text = pos.to_sfen();
     let (board, rest) = text.split_once(' ')?;
+    let merged = merge_empty_runs(board, Some(king));
+    let (side, hands) = {
+        let mut f = rest.split(' ');
+        (f.next()?, f.next()?)
+    };
+    let out = format!("{merged} {side} {hands} 1");
+    Position::from_sfen(&out).is_ok().then_some(out)
+}
+
+/// An SFEN board with each run of empty squares written as one number: digits in `board` add
+/// to the run, and so does every `removed` piece (it leaves its square empty).
+pub(super) fn merge_empty_runs(board: &str, removed: Option<char>) -> String {
     let mut merged = String::new();
     let mut empty = 0;
     for c in board.chars() {
         match c.to_digit(10) {
             Some(d) => empty += d,
-            None if c == king => empty += 1,
+            None if Some(c) == removed => empty += 1,
             None => {
                 if empty > 0 {
                     merged.push_str(&empty.to_string());
@@ -473,12 +485,7 @@ fn as_tsume(sfen: &str) -> Option<String> {
     if empty > 0 {
         merged.push_str(&empty.to_string());
     }
-    let (side, hands) = {
-        let mut f = rest.split(' ');
-        (f.next()?, f.next()?)
-    };
-    let out = format!("{merged} {side} {hands} 1");
-    Position::from_sfen(&out).is_ok().then_some(out)
+    merged
 }
 
 #[test]
