@@ -11,8 +11,8 @@
 //! piece, kept when the answer line has three or more such checks. The same seed gives the same
 //! set on every machine.
 
-use super::tests::{distant_drop_checks, exact_answer, merge_empty_runs};
-use soppo_core::Position;
+use super::tests::{as_tsume, distant_drop_checks, exact_answer, merge_empty_runs};
+use soppo_core::{PieceKind, Position};
 use std::time::Instant;
 
 /// A small deterministic generator (`SplitMix64`): the set must not depend on a crate's
@@ -41,11 +41,15 @@ impl Rng {
 /// A piece as the SFEN writes it, Black's in upper case.
 type Letter = &'static str;
 
-/// One set's pieces that can be held, in the SFEN hand order (rook first), with their counts.
-const SET: [(char, u32); 7] = [('R', 2), ('B', 2), ('G', 4), ('S', 4), ('N', 4), ('L', 4), ('P', 18)];
+/// How many pieces of the kind of this unpromoted SFEN letter (either case) a set holds.
+fn set_count(letter: char) -> u32 {
+    PieceKind::from_letter(letter as u8).map_or(0, PieceKind::full_set_count)
+}
 
 /// One candidate problem: Black (the attacker, no king) to move, White's king near rank 1.
-fn candidate(rng: &mut Rng) -> String {
+/// `None` when the SFEN checks refuse it (White's king already in check, a piece that could
+/// never move, two pawns on a file).
+fn candidate(rng: &mut Rng) -> Option<String> {
     // board[rank][file], both 0-based: rank 0 is the SFEN's first row (White's back rank),
     // file 0 is file 1 (the SFEN's last column).
     let mut board: [[Option<Letter>; 9]; 9] = [[None; 9]; 9];
@@ -54,8 +58,7 @@ fn candidate(rng: &mut Rng) -> String {
     let mut place =
         |board: &mut [[Option<Letter>; 9]; 9], rng: &mut Rng, letter: Letter, near: (usize, usize), reach: usize| {
             let c = base(letter);
-            let total = SET.iter().find(|(k, _)| *k == c).map_or(0, |(_, n)| *n);
-            if used.get(&c).copied().unwrap_or(0) >= total {
+            if used.get(&c).copied().unwrap_or(0) >= set_count(c) {
                 return;
             }
             for _ in 0..20 {
@@ -94,32 +97,10 @@ fn candidate(rng: &mut Rng) -> String {
     let mut black_hand = String::new();
     for _ in 0..=rng.below(3) {
         let c = rng.pick(&['R', 'R', 'R', 'B', 'B', 'G', 'G', 'S', 'N', 'L', 'P']);
-        let total = SET.iter().find(|(k, _)| *k == c).map_or(0, |(_, n)| *n);
         let n = used.entry(c).or_default();
-        if *n < total {
+        if *n < set_count(c) {
             *n += 1;
             black_hand.push(c);
-        }
-    }
-    // Tsume convention: the defender holds every piece not on the board or in the attacker's
-    // hand.
-    let mut hand = String::new();
-    for (c, _) in SET {
-        let count = black_hand.chars().filter(|&h| h == c).count();
-        if count > 1 {
-            hand.push_str(&count.to_string());
-        }
-        if count > 0 {
-            hand.push(c);
-        }
-    }
-    for (c, total) in SET {
-        let rest = total.saturating_sub(used.get(&c).copied().unwrap_or(0));
-        if rest > 1 {
-            hand.push_str(&rest.to_string());
-        }
-        if rest > 0 {
-            hand.push(c.to_ascii_lowercase());
         }
     }
     // Every empty square written as `1`, the runs merged afterwards.
@@ -128,8 +109,10 @@ fn candidate(rng: &mut Rng) -> String {
         .map(|rank| (0..9).rev().map(|file| rank[file].unwrap_or("1")).collect())
         .collect();
     let board = merge_empty_runs(&rows.join("/"), None);
-    let hand = if hand.is_empty() { "-".to_string() } else { hand };
-    format!("{board} b {hand} 1")
+    let hand = if black_hand.is_empty() { "-" } else { &black_hand };
+    // Tsume convention: the defender holds every piece not on the board or in the attacker's
+    // hand, which is what turning it into a tsume problem gives it.
+    as_tsume(&format!("{board} b {hand} 1"))
 }
 
 /// The unpromoted piece's upper-case letter (`+r` → `R`).
@@ -138,8 +121,7 @@ fn base(letter: Letter) -> char {
         .trim_start_matches('+')
         .chars()
         .next()
-        .unwrap_or('P')
-        .to_ascii_uppercase()
+        .map_or('P', |c| c.to_ascii_uppercase())
 }
 
 /// The first `count` interposition-heavy problems of seed `seed`: (SFEN, the length without
@@ -150,10 +132,9 @@ fn interposition_heavy_set(seed: u64, count: usize, max: i32, budget: u64) -> (V
     let mut tried = 0;
     while set.len() < count {
         tried += 1;
-        let sfen = candidate(&mut rng);
-        if Position::from_sfen(&sfen).is_err() {
+        let Some(sfen) = candidate(&mut rng) else {
             continue;
-        }
+        };
         let (answer, _) = exact_answer(&sfen, false, max, budget);
         if let Some((len, line)) = answer
             && len >= 3
@@ -171,7 +152,7 @@ fn interposition_heavy_set(seed: u64, count: usize, max: i32, budget: u64) -> (V
 /// the measurement below; two of them are typed into `super_piece_gives_the_same_answers_…`.)
 #[test]
 fn candidates_repeat_and_are_tsume_positions() {
-    use soppo_core::{Color, PieceKind, Square};
+    use soppo_core::{Color, Square};
     let make = |seed| {
         let mut rng = Rng(seed);
         (0..300).map(|_| candidate(&mut rng)).collect::<Vec<_>>()
@@ -179,21 +160,28 @@ fn candidates_repeat_and_are_tsume_positions() {
     let first = make(1);
     assert_eq!(first, make(1));
     assert_ne!(first, make(2));
-    let parsed: Vec<Position> = first.iter().filter_map(|s| Position::from_sfen(s).ok()).collect();
-    // About half are refused by the SFEN checks (White's king already in check, a piece that
-    // could never move, two pawns on a file): candidates are cheap, and those are skipped.
-    assert!(parsed.len() >= 100, "only {} of 300 candidates parse", parsed.len());
+    // About half are refused by the SFEN checks: candidates are cheap, and those are skipped.
+    let parsed: Vec<Position> = first
+        .iter()
+        .flatten()
+        .map(|s| Position::from_sfen(s).unwrap())
+        .collect();
+    assert!(
+        parsed.len() >= 100,
+        "only {} of 300 candidates are positions",
+        parsed.len()
+    );
     for pos in &parsed {
         assert_eq!(pos.side_to_move(), Color::Black);
         assert!(pos.king_square(Color::Black).is_none());
         let king = pos.king_square(Color::White).expect("White's king");
         assert!(king.rank().index() <= 2, "{}", pos.to_sfen());
-        for (kind, (_, total)) in PieceKind::HAND.into_iter().zip(SET.iter().rev()) {
+        for kind in PieceKind::HAND {
             let on_board = Square::all()
                 .filter(|&sq| pos.piece_on(sq).is_some_and(|p| p.kind().unpromote() == kind))
                 .count() as u32;
             let held = pos.hand(Color::Black).count(kind) + pos.hand(Color::White).count(kind);
-            assert_eq!(on_board + held, *total, "{kind:?} in {}", pos.to_sfen());
+            assert_eq!(on_board + held, kind.full_set_count(), "{kind:?} in {}", pos.to_sfen());
         }
     }
 }

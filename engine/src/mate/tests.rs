@@ -428,17 +428,17 @@ impl InterpositionGapProbe {
 /// board and the defender holds every piece that is neither on the board nor in the attacker's
 /// hand. `None` if the SFEN does not parse or the defender has no king. Used by
 /// `measure_super_piece` (`SUPER_AB_AS_TSUME`): game rows rarely leave the defender several kinds
-/// to drop, tsume problems always do, and the super piece is for the second case.
-fn as_tsume(sfen: &str) -> Option<String> {
+/// to drop, tsume problems always do, and the super piece is for the second case. The generated
+/// set (`interposition_set`) fills the defender's hand with it too.
+pub(super) fn as_tsume(sfen: &str) -> Option<String> {
     use soppo_core::{Color, PieceKind, Square};
-    // How many of each kind a set holds, in `PieceKind::HAND` order (pawn first).
-    const SET: [u32; 7] = [18, 4, 4, 4, 4, 2, 2];
     let mut pos = Position::from_sfen(sfen).ok()?;
     let attacker = pos.side_to_move();
     let defender = !attacker;
     // Without the defender's king there is nothing to mate.
     let _ = pos.king_square(defender)?;
-    for (&kind, &total) in PieceKind::HAND.iter().zip(&SET) {
+    for kind in PieceKind::HAND {
+        let total = kind.full_set_count();
         let on_board = Square::all()
             .filter(|&sq| pos.piece_on(sq).is_some_and(|p| p.kind().unpromote() == kind))
             .count() as u32;
