@@ -437,16 +437,24 @@ impl<'a> Exact<'a> {
             }
             return if known { all } else { 0 };
         }
-        if let Some(Super {
-            at: SuperAt::Board(q), ..
-        }) = self.sup
-            && self.super_piece_may_evade(pos, q)
-        {
+        // Where some kind of the super piece could capture the checker or move between, the
+        // other evasions (the same in every variant) are still searched once for all variants,
+        // and only the super piece's own moves per variant, on the real positions. With the
+        // attacker's king on the board the whole node is searched per variant, as before: the
+        // kind then matters below again and again (checks and pins against that king), and on
+        // the game positions of the data the shared search cost more nodes than it saved.
+        let split_on = match self.sup {
+            Some(Super {
+                at: SuperAt::Board(q), ..
+            }) if self.super_piece_may_evade(pos, q) => Some(q),
+            _ => None,
+        };
+        if split_on.is_some() && pos.king_square(self.attacker).is_some() {
             return self.per_variant(pos, all, true, |s, pos, _| s.and_node(pos, m));
         }
         let mut evasions = MoveList::new();
         generate_legal::<true>(pos, &mut evasions);
-        if evasions.is_empty() {
+        if evasions.is_empty() && split_on.is_none() {
             self.store(key, 0, true);
             return all;
         }
@@ -455,7 +463,13 @@ impl<'a> Exact<'a> {
         let (cut_before, rep_before) = (self.cut_off, self.repeated);
         self.cut_off = false;
         self.repeated = false;
-        let holds = self.and_node_inner(pos, m, &evasions, &is_interposition);
+        let mut holds = self.and_node_inner(pos, m, &evasions, &is_interposition, None);
+        if let Some(q) = split_on
+            && holds == all
+            && !self.aborted
+        {
+            holds = self.per_variant(pos, all, true, |s, pos, _| s.own_moves_hold(pos, m, q));
+        }
         if !self.aborted && (holds == all || (holds == 0 && !self.repeated)) {
             self.store(key, m, holds == all);
         }
@@ -464,19 +478,36 @@ impl<'a> Exact<'a> {
         holds
     }
 
+    /// On a real position (defender in check): whether every evasion by the piece on `q` is
+    /// mated within `m - 1` plies or is a useless interposition.
+    fn own_moves_hold(&mut self, pos: &mut Position, m: i32, q: Square) -> bool {
+        let mut evasions = MoveList::new();
+        generate_legal::<true>(pos, &mut evasions);
+        if !evasions.iter().any(|e| !e.is_drop() && e.from() == q) {
+            return true;
+        }
+        let gap = InterpositionGap::of(pos);
+        let is_interposition = |e: Move| gap.is_some_and(|g| g.is_interposition(e));
+        self.and_node_inner(pos, m, &evasions, &is_interposition, Some(q)) == ONE
+    }
+
     fn and_node_inner(
         &mut self,
         pos: &mut Position,
         m: i32,
         evasions: &MoveList,
         is_interposition: &dyn Fn(Move) -> bool,
+        only_from: Option<Square>,
     ) -> Variants {
         let all = self.domain;
+        // With `only_from`, only the moves of the piece there are searched (the others are
+        // known to hold); the other defences' length still comes from every evasion.
+        let taken = |e: Move| only_from.is_none_or(|q| !e.is_drop() && e.from() == q);
         // Every evasion that does not interpose counts and must be mated in time. A defence
         // that lasts longer in some variant ends the node: under a super piece the answer is
         // then "not shown for all variants" (0), which is sound, and the kinds are searched one
         // by one above.
-        for &e in evasions.iter().filter(|&&e| !is_interposition(e)) {
+        for &e in evasions.iter().filter(|&&e| !is_interposition(e) && taken(e)) {
             let label = self.evasion_label(pos, e);
             if label == 0 {
                 continue;
@@ -501,7 +532,7 @@ impl<'a> Exact<'a> {
         // which searches them together as a super piece.
         let mut first_drop_on = Bitboard::EMPTY;
         let mut waiting: Vec<Move> = Vec::new();
-        for &e in evasions.iter().filter(|&&e| is_interposition(e)) {
+        for &e in evasions.iter().filter(|&&e| is_interposition(e) && taken(e)) {
             if e.is_drop() && self.groups_drops() {
                 if first_drop_on.contains(e.to()) {
                     if Self::kinds_dropped_on(evasions, e.to()) >= 3 {

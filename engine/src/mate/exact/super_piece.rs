@@ -125,9 +125,10 @@ pub(super) enum SuperAt {
 ///
 /// Where a move depends on the kind (the super piece moves, the attacker drops it, a pawn drop
 /// it might capture could be mate, it could reach the attacker's king), each variant is searched
-/// on its real position from there ([`Exact::per_variant`]). That is the paper's "re-search the
-/// kinds whose powers were removed", done where the power is used, so every answer is exact for
-/// every variant.
+/// on its real position from there ([`Exact::per_variant`]); at a defender node where the super
+/// piece could evade, only its own moves are, and the other evasions once for every variant.
+/// That is the paper's "re-search the kinds whose powers were removed", done where the power is
+/// used, so every answer is exact for every variant.
 #[derive(Clone, Copy)]
 pub(super) struct Super {
     pub(super) at: SuperAt,
