@@ -189,7 +189,9 @@ fn candidates_repeat_and_are_tsume_positions() {
 /// Super piece on vs off on the generated set: same answers (length and line), nodes each way,
 /// the median and spread of the per-problem ratio. `SUPER_GEN_SEED`, `SUPER_GEN_COUNT` (default
 /// 100), `SUPER_GEN_MAX` (plies, default 13), `SUPER_GEN_BUDGET` (nodes per problem and mode,
-/// default 20 M); every problem is printed (SFEN, length, nodes on and off).
+/// default 20 M); every problem is printed (SFEN, length, nodes on and off). `SUPER_GEN_FILE`
+/// reads the set from a file of `SFEN<tab>length` lines (the first two columns of those prints)
+/// instead of generating it, which takes minutes.
 /// `cargo test --release -p soppo-engine measure_super_piece_generated -- --ignored --nocapture`
 #[test]
 #[ignore = "measurement"]
@@ -201,12 +203,26 @@ fn measure_super_piece_generated() {
     let max = i32::try_from(env("SUPER_GEN_MAX", 13)).unwrap_or(13);
     let budget = env("SUPER_GEN_BUDGET", 20_000_000);
     let t = Instant::now();
-    let (set, tried) = interposition_heavy_set(seed, count, max, 300_000);
-    eprintln!(
-        "generated {} interposition-heavy problems from {tried} candidates in {:.1} s",
-        set.len(),
-        t.elapsed().as_secs_f64()
-    );
+    let set = if let Ok(file) = std::env::var("SUPER_GEN_FILE") {
+        let text = std::fs::read_to_string(&file).expect("SUPER_GEN_FILE is readable");
+        let set: Vec<(String, i32)> = text
+            .lines()
+            .filter_map(|l| {
+                let (sfen, len) = l.split_once('\t')?;
+                Some((sfen.to_string(), len.trim().parse().ok()?))
+            })
+            .collect();
+        eprintln!("read {} problems from {file}", set.len());
+        set
+    } else {
+        let (set, tried) = interposition_heavy_set(seed, count, max, 300_000);
+        eprintln!(
+            "generated {} interposition-heavy problems from {tried} candidates in {:.1} s",
+            set.len(),
+            t.elapsed().as_secs_f64()
+        );
+        set
+    };
     let (mut on_sum, mut off_sum, mut differ) = (0u64, 0u64, 0usize);
     let (mut on_ms, mut off_ms) = (0.0, 0.0);
     let mut ratios = Vec::new();
