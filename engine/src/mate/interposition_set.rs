@@ -190,8 +190,8 @@ fn candidates_repeat_and_are_tsume_positions() {
 /// the median and spread of the per-problem ratio. `SUPER_GEN_SEED`, `SUPER_GEN_COUNT` (default
 /// 100), `SUPER_GEN_MAX` (plies, default 13), `SUPER_GEN_BUDGET` (nodes per problem and mode,
 /// default 20 M); every problem is printed (SFEN, length, nodes on and off). `SUPER_GEN_FILE`
-/// reads the set from a file of `SFEN<tab>length` lines (the first two columns of those prints)
-/// instead of generating it, which takes minutes.
+/// reads the set from a file of `SFEN<tab>length` lines instead of generating it, which takes
+/// minutes; further columns and other lines are skipped, so a saved printout will do.
 /// `cargo test --release -p soppo-engine measure_super_piece_generated -- --ignored --nocapture`
 #[test]
 #[ignore = "measurement"]
@@ -208,8 +208,9 @@ fn measure_super_piece_generated() {
         let set: Vec<(String, i32)> = text
             .lines()
             .filter_map(|l| {
-                let (sfen, len) = l.split_once('\t')?;
-                Some((sfen.to_string(), len.trim().parse().ok()?))
+                let mut columns = l.split('\t');
+                let sfen = columns.next()?;
+                Some((sfen.to_string(), columns.next()?.trim().parse().ok()?))
             })
             .collect();
         eprintln!("read {} problems from {file}", set.len());
