@@ -483,9 +483,6 @@ impl<'a> Exact<'a> {
     fn own_moves_hold(&mut self, pos: &mut Position, m: i32, q: Square) -> bool {
         let mut evasions = MoveList::new();
         generate_legal::<true>(pos, &mut evasions);
-        if !evasions.iter().any(|e| !e.is_drop() && e.from() == q) {
-            return true;
-        }
         let gap = InterpositionGap::of(pos);
         let is_interposition = |e: Move| gap.is_some_and(|g| g.is_interposition(e));
         self.and_node_inner(pos, m, &evasions, &is_interposition, Some(q)) == ONE
