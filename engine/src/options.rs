@@ -5,6 +5,7 @@
 //! not fit the option's type or range is refused with a sentence saying why, and the option
 //! keeps its previous value.
 
+use crate::search::tunables::{self, Tunables};
 use crate::usi::{OptionKind, UsiOption};
 use soppo_core::declaration::EnteringKingRule;
 
@@ -47,6 +48,9 @@ pub struct Options {
     /// The exact mate search treats the drops on one square as one super piece.
     pub mate_super_piece: bool,
     pub interposition_method: InterpositionMethod,
+    /// The search's constants; only a build with the `tune` feature declares options for
+    /// them (`Tune_<name>`) and plays with what they hold.
+    pub tunables: Tunables,
 }
 
 impl Default for Options {
@@ -70,6 +74,7 @@ impl Default for Options {
             static_mate_eval: true,
             mate_super_piece: true,
             interposition_method: InterpositionMethod::Chains,
+            tunables: tunables::DEFAULT,
         }
     }
 }
@@ -124,6 +129,9 @@ fn combo<T: PartialEq + Copy>(name: &str, table: &[(&'static str, T)], default: 
     }
 }
 
+/// Options of the `tune` build are named this and a [`tunables::SPECS`] name.
+const TUNE_PREFIX: &str = "Tune_";
+
 /// Largest hash size offered, in MiB (the machine, not the protocol, is the limit).
 pub const MAX_HASH_MB: i64 = 1 << 20;
 
@@ -131,7 +139,7 @@ impl Options {
     /// The `option` lines of the `usi` answer, with the defaults.
     pub fn declarations() -> Vec<UsiOption> {
         let d = Options::default();
-        vec![
+        let mut all = vec![
             spin("USI_Hash", d.hash_mb as i64, 1, MAX_HASH_MB),
             check("USI_Ponder", d.ponder),
             spin("Threads", i64::from(d.threads), 1, 512),
@@ -150,7 +158,19 @@ impl Options {
             check("StaticMateEval", d.static_mate_eval),
             combo("MateInterposition", &INTERPOSITION, d.interposition_method),
             check("MateSuperPiece", d.mate_super_piece),
-        ]
+        ];
+        if cfg!(feature = "tune") {
+            for t in tunables::SPECS {
+                let default = (t.get)(&d.tunables);
+                all.push(spin(
+                    &format!("{TUNE_PREFIX}{}", t.name),
+                    default.into(),
+                    t.min.into(),
+                    t.max.into(),
+                ));
+            }
+        }
+        all
     }
 
     /// Applies `setoption name <name> value <value>`. On error the options are unchanged and
@@ -223,7 +243,14 @@ impl Options {
             "DepthLimit" => self.depth_limit = small,
             "NodesLimit" => self.nodes_limit = u,
             "SoppoDistance" => self.soppo_distance = small,
-            _ => {}
+            _ => {
+                if let Some(t) = name
+                    .strip_prefix(TUNE_PREFIX)
+                    .and_then(|n| tunables::SPECS.iter().find(|t| t.name == n))
+                {
+                    (t.set)(&mut self.tunables, i32::try_from(v).unwrap_or(0));
+                }
+            }
         }
     }
 
@@ -284,5 +311,26 @@ mod tests {
         assert!(!o.mate_super_piece);
         assert!(o.set("MateSuperPiece", Some("maybe")).is_err());
         assert!(!o.mate_super_piece);
+    }
+
+    #[test]
+    fn tunables_are_options_only_in_a_tune_build() {
+        let declared = Options::declarations()
+            .iter()
+            .filter(|o| o.name.starts_with(TUNE_PREFIX))
+            .count();
+        let mut o = Options::default();
+        let set = o.set("Tune_rfp_margin", Some("151"));
+        if cfg!(feature = "tune") {
+            assert_eq!(declared, tunables::SPECS.len());
+            assert!(set.is_ok());
+            assert_eq!(o.tunables.rfp_margin, 151);
+            assert!(o.set("Tune_rfp_margin", Some("100000")).is_err());
+            assert_eq!(o.tunables.rfp_margin, 151);
+        } else {
+            assert_eq!(declared, 0);
+            assert!(set.is_err());
+            assert_eq!(o.tunables, tunables::DEFAULT);
+        }
     }
 }

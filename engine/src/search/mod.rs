@@ -26,6 +26,7 @@ mod qsearch;
 mod root;
 mod see;
 mod soppo;
+pub mod tunables;
 
 pub use limits::{Budget, Limits, SearchControl};
 
@@ -109,6 +110,8 @@ pub struct SearchSettings {
     pub soppo_distance: u32,
     /// Search threads (Lazy SMP).
     pub threads: u32,
+    /// The search's constants (only a `tune` build reads them from here).
+    pub tunables: tunables::Tunables,
 }
 
 impl SearchSettings {
@@ -123,6 +126,7 @@ impl SearchSettings {
             soppo_cut: o.soppo_cut,
             soppo_distance: o.soppo_distance,
             threads: o.threads,
+            tunables: o.tunables,
         }
     }
 }
@@ -244,18 +248,6 @@ pub fn run_keeping(
     report(SearchEvent::Done(id, decision, last));
 }
 
-fn reduction_table() -> [[u8; 64]; 64] {
-    let mut t = [[0u8; 64]; 64];
-    for (d, row) in t.iter_mut().enumerate().skip(1) {
-        for (m, r) in row.iter_mut().enumerate().skip(1) {
-            // Late-move reduction grows with the log of both depth and move number.
-            let v = 0.6 + f64::from(d as u8).ln() * f64::from(m as u8).ln() / 2.2;
-            *r = v.max(0.0) as u8;
-        }
-    }
-    t
-}
-
 impl<'a, 'b> Searcher<'a, 'b> {
     fn new(shared: &'b Shared<'a>, index: usize, hist: History) -> Searcher<'a, 'b> {
         Searcher {
@@ -268,7 +260,7 @@ impl<'a, 'b> Searcher<'a, 'b> {
             stack: vec![Frame::default(); MAX_PLY + 8],
             pv: vec![[None; MAX_PLY + 2]; MAX_PLY + 2],
             pv_len: [0; MAX_PLY + 2],
-            reductions: reduction_table(),
+            reductions: tunables::reduction_table(tunables::active(&shared.settings.tunables)),
             soppo: soppo::Soppo::new(shared.settings.soppo_cut, shared.settings.soppo_distance),
             root_depth: 1,
         }
@@ -276,6 +268,12 @@ impl<'a, 'b> Searcher<'a, 'b> {
 
     fn settings(&self) -> &SearchSettings {
         self.shared.settings
+    }
+
+    /// The search's constants (see [`tunables::active`]).
+    #[inline(always)]
+    fn tp(&self) -> &tunables::Tunables {
+        tunables::active(&self.shared.settings.tunables)
     }
 
     fn is_main(&self) -> bool {

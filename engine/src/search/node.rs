@@ -131,13 +131,14 @@ impl Searcher<'_, '_> {
             // No razoring: in shogi a quiet drop far below alpha can still turn the game, and
             // matches at fixed nodes preferred the search without it.
             // Reverse futility: far above beta at low depth.
-            let margin = 150 * depth - 60 * i32::from(improving);
+            let tp = self.tp();
+            let margin = tp.rfp_margin * depth - tp.rfp_improving * i32::from(improving);
             if depth <= 8 && eval - margin >= beta && beta > -MATE_BOUND {
                 return eval.midpoint(beta);
             }
             // Null move: if passing still beats beta, a real move will too.
             if depth >= 3 && eval >= beta && !self.stack[ply - 1].null && beta > -MATE_BOUND && ply >= 1 {
-                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                let r = 3 + depth / 4 + ((eval - beta) / self.tp().nmp_eval_div).min(3);
                 self.stack[ply].piece_to = None;
                 self.stack[ply].null = true;
                 pos.do_null_move();
@@ -212,7 +213,9 @@ impl Searcher<'_, '_> {
         // Move-count pruning. Stockfish's (3 + d²)/2 keeps only a handful of quiet moves at low
         // depth; shogi positions have about a hundred (drops), and at fixed nodes the milder
         // limit won clearly (docs/BENCHMARKS.md).
-        let lmp_limit = (10 + 3 * depth * depth) as usize / if improving { 1 } else { 2 };
+        let tp = *self.tp();
+        let lmp_limit =
+            (tp.lmp_base + tp.lmp_mult * depth * depth / 10).max(0) as usize / if improving { 1 } else { 2 };
 
         while let Some(picked) = picker.next(pos, &self.hist) {
             let m = picked.mv;
@@ -243,16 +246,17 @@ impl Searcher<'_, '_> {
                         continue;
                     }
                     let lmr_depth = (depth - 1 - reduction).max(0);
-                    if !PV && lmr_depth <= 7 && eval != NO_EVAL && eval + 200 + 150 * lmr_depth <= alpha {
+                    if !PV && lmr_depth <= 7 && eval != NO_EVAL && eval + tp.fut_base + tp.fut_mult * lmr_depth <= alpha
+                    {
                         continue;
                     }
-                    if lmr_depth <= 3 && picked.kind == Kind::Quiet && picked.score < -3000 * depth {
+                    if lmr_depth <= 3 && picked.kind == Kind::Quiet && picked.score < -tp.hist_prune * depth {
                         continue;
                     }
-                    if lmr_depth <= 8 && !see_ge(pos, m, -20 * lmr_depth * lmr_depth) {
+                    if lmr_depth <= 8 && !see_ge(pos, m, -tp.see_quiet * lmr_depth * lmr_depth) {
                         continue;
                     }
-                } else if depth <= 7 && !see_ge(pos, m, -160 * depth) {
+                } else if depth <= 7 && !see_ge(pos, m, -tp.see_tactical * depth) {
                     continue;
                 }
             }
@@ -269,7 +273,7 @@ impl Searcher<'_, '_> {
                 && h.bound != Bound::Upper
                 && tts.abs() < MATE_BOUND
             {
-                let singular_beta = tts - 2 * depth;
+                let singular_beta = tts - tp.singular_mult * depth / 10;
                 self.stack[ply].excluded = Some(m);
                 let v = self.search::<false>(pos, (depth - 1) / 2, singular_beta - 1, singular_beta, ply, cut_node);
                 self.stack[ply].excluded = None;
@@ -304,7 +308,7 @@ impl Searcher<'_, '_> {
                     r -= i32::from(gives_check);
                     r += i32::from(!improving);
                     if picked.kind == Kind::Quiet {
-                        r -= picked.score / 8000;
+                        r -= picked.score / tp.lmr_hist_div;
                     }
                     let r = r.clamp(0, new_depth - 1);
                     s = -self.search::<false>(pos, new_depth - r, -alpha - 1, -alpha, ply + 1, true);

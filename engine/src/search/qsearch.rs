@@ -122,7 +122,7 @@ impl Searcher<'_, '_> {
                     continue;
                 }
                 // Delta pruning: even winning the victim outright does not reach alpha.
-                if eval + capture_gain(pos, m) + 200 <= alpha && !pos.gives_check(m) {
+                if eval + capture_gain(pos, m) + self.tp().qs_delta <= alpha && !pos.gives_check(m) {
                     continue;
                 }
                 if !see_ge(pos, m, 0) {

@@ -123,7 +123,7 @@ impl Searcher<'_, '_> {
         depth: i32,
         previous: Option<i32>,
     ) -> Option<(i32, Vec<Move>)> {
-        let mut delta = 24;
+        let mut delta = self.tp().aspiration;
         let (mut alpha, mut beta) = match previous {
             Some(p) if depth >= 4 && p.abs() < MATE_BOUND => ((p - delta).max(-INFINITE), (p + delta).min(INFINITE)),
             _ => (-INFINITE, INFINITE),
