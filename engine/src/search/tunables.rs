@@ -161,13 +161,25 @@ mod tests {
     }
 
     #[test]
-    fn the_default_reduction_table_is_the_formula_it_replaced() {
-        let t = reduction_table(&DEFAULT);
-        for (d, row) in (0u8..).zip(&t).skip(1) {
-            for (m, &r) in (0u8..).zip(row).skip(1) {
-                let v = 0.6 + f64::from(d).ln() * f64::from(m).ln() / 2.2;
-                assert_eq!(r, v.max(0.0) as u8);
+    fn reductions_grow_with_depth_and_move_number() {
+        for t in [
+            DEFAULT,
+            Tunables {
+                lmr_base: 150,
+                lmr_div: 100,
+                ..DEFAULT
+            },
+        ] {
+            let table = reduction_table(&t);
+            // ln 1 = 0: the first move, or depth 1, gets the base alone.
+            let base = (f64::from(t.lmr_base) / 100.0).max(0.0) as u8;
+            assert_eq!(table[1][40], base);
+            assert_eq!(table[40][1], base);
+            for (shallower, deeper) in table[1..].iter().zip(&table[2..]) {
+                assert!(shallower[1..].iter().zip(&deeper[1..]).all(|(s, d)| d >= s));
+                assert!(deeper[1..].windows(2).all(|w| w[1] >= w[0]));
             }
+            assert!(table[63][63] > table[8][8]);
         }
     }
 }
