@@ -12,7 +12,8 @@
 //! first ply, and every evasion when in check.
 //!
 //! Modules: [`root`] (deepening, aspiration, `MultiPV`, the answer), [`node`] (the
-//! alpha-beta node), [`qsearch`], [`picker`], [`history`], [`see`], [`mate3`], [`soppo`].
+//! alpha-beta node), [`qsearch`], [`picker`], [`history`], [`see`], [`mate3`], [`soppo`],
+//! [`tunables`] (the numeric constants, which a `tune` build makes options).
 //!
 //! The search never prints. It sends [`SearchEvent`]s to the controller, which alone speaks
 //! USI.
