@@ -91,6 +91,7 @@ def main():
     big_a = 0.1 * n
     theta = {name: float(default) for name, default, _, _ in specs}
     bounds = {name: (lo, hi) for name, _, lo, hi in specs}
+    r_end_a = {name: args.r_end * c_end[name] ** 2 * (big_a + n) ** ALPHA for name in theta}
     os.makedirs(args.out, exist_ok=True)
     log = open(os.path.join(args.out, "theta.tsv"), "a")
     log.write("pairs\tW-D-L\t" + "\t".join(theta) + "\n")
@@ -131,7 +132,6 @@ def main():
                 for line in problems:
                     print("problem:", line, flush=True)
 
-    r_end_a = {name: args.r_end * c_end[name] ** 2 * (big_a + n) ** ALPHA for name in theta}
     threads = [threading.Thread(target=worker, args=(i,)) for i in range(args.workers)]
     for t in threads:
         t.start()

@@ -127,18 +127,18 @@ impl Searcher<'_, '_> {
         self.stack[ply].eval = eval;
         let improving = !in_check && ply >= 2 && self.stack[ply - 2].eval != NO_EVAL && eval > self.stack[ply - 2].eval;
 
+        let tp = *self.tp();
         if !PV && !in_check && excluded.is_none() && eval.abs() < MATE_BOUND {
             // No razoring: in shogi a quiet drop far below alpha can still turn the game, and
             // matches at fixed nodes preferred the search without it.
             // Reverse futility: far above beta at low depth.
-            let tp = self.tp();
             let margin = tp.rfp_margin * depth - tp.rfp_improving * i32::from(improving);
             if depth <= 8 && eval - margin >= beta && beta > -MATE_BOUND {
                 return eval.midpoint(beta);
             }
             // Null move: if passing still beats beta, a real move will too.
             if depth >= 3 && eval >= beta && !self.stack[ply - 1].null && beta > -MATE_BOUND && ply >= 1 {
-                let r = 3 + depth / 4 + ((eval - beta) / self.tp().nmp_eval_div).min(3);
+                let r = 3 + depth / 4 + ((eval - beta) / tp.nmp_eval_div).min(3);
                 self.stack[ply].piece_to = None;
                 self.stack[ply].null = true;
                 pos.do_null_move();
@@ -213,7 +213,6 @@ impl Searcher<'_, '_> {
         // Move-count pruning. Stockfish's (3 + d²)/2 keeps only a handful of quiet moves at low
         // depth; shogi positions have about a hundred (drops), and at fixed nodes the milder
         // limit won clearly (docs/BENCHMARKS.md).
-        let tp = *self.tp();
         let lmp_limit =
             (tp.lmp_base + tp.lmp_mult * depth * depth / 10).max(0) as usize / if improving { 1 } else { 2 };
 
