@@ -2,7 +2,8 @@
 """Engine-vs-engine match runner with a real referee (cshogi 1.1.0).
 
 Usage:
-    python3 tools/scripts/match.py ENGINE1 ENGINE2 --games N (--byoyomi MS | --nodes N)
+    python3 tools/scripts/match.py ENGINE1 ENGINE2 --games N (--nodes N | [--time MS] [--byoyomi MS | --inc MS])
+        [--ponder 1|2|both]
         [--options1 K:V,K:V] [--options2 K:V,...] [--name1 NAME] [--name2 NAME]
         [--openings-from FILE.tsv] [--ply-range 16-24] [--seed S] [--draw 256]
         [--margin 1000] [--out DIR] [--usi-log]
@@ -37,8 +38,18 @@ engines are driven through a small reader-thread wrapper and judged with cshogi.
     (Board.is_draw says REPETITION_WIN/LOSE): the checking side loses;
   * --draw N: a game that reaches N plies from the initial position (opening moves included) is a
     draw (like cshogi.cli --draw);
-  * byoyomi clock: `go btime 0 wtime 0 byoyomi MS`; a move that arrives later than MS + --margin
-    loses on time (the engine then gets `stop`; if it does not answer, it is killed and restarted);
+  * clocks: --time MS main time per side (alone: sudden death), then --byoyomi MS per move, or
+    --inc MS added after every move (Fischer). `go btime B wtime W byoyomi Y` or `go btime B wtime W
+    binc I winc I` with the clocks as they stand (B and W without the increment about to be credited,
+    as ShogiHome sends them). The time available for a move is the side's clock + byoyomi + increment;
+    a move later than that + --margin loses on time (the engine then gets `stop`; if it does not
+    answer, it is killed and restarted), and a later move within the margin is counted as "over the
+    clock" and leaves the clock at zero. Each engine's least time left at the end of a move is reported;
+  * --ponder: after `bestmove M ponder P` with P legal, `position ... M P` and `go ponder <clocks>`;
+    when the opponent plays P, `ponderhit` (the clock starts then), otherwise `stop`, the answer
+    discarded (its time counts against the engine), then `position` + `go`. A `bestmove` sent before
+    `ponderhit`/`stop` is counted as an early bestmove (a protocol error). A game that ends while an
+    engine ponders sends it `stop` and reads its answer before `gameover`;
   * --nodes N: `go nodes N` (Soppo and other engines that declare `NodesLimit` also get
     `setoption name NodesLimit value N`); --nodes2 N gives ENGINE2 another count; engines that cannot limit nodes (gpsusi) are refused.
     The time to answer is capped at --nodes-timeout seconds (a hang = time loss);
@@ -58,7 +69,10 @@ losses, crashes and hangs, move-time statistics and `isready` latency. The last 
 `match: W-D-L score S% elo E [lo, hi]`. --out DIR receives games.csa (all games, CSA V2.2),
 games.tsv (one line per game with the USI move list) and, with --usi-log, usi.log (all traffic).
 
-Exit status: 0; 1 if ENGINE1 made an illegal move or crashed/hung; 2 on usage or start-up errors.
+`kill -TERM` ends the match after the game being played, with the summary of the games played.
+
+Exit status: 0; 1 if ENGINE1 made an illegal move, crashed, hung or sent an early bestmove; 2 on
+usage or start-up errors.
 Needs Python >= 3.9 and cshogi (tools/scripts/requirements-match.txt).
 """
 
@@ -71,6 +85,7 @@ import queue
 import random
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -105,6 +120,11 @@ class EngineStats:
     think_ms_total: float = 0.0
     think_ms_max: float = 0.0
     over_byoyomi: int = 0  # moves slower than byoyomi (still within the margin)
+    over_clock: int = 0  # moves slower than the time available (clock + byoyomi + increment)
+    min_left_ms: float = math.inf  # least time left on the clock at the end of a move
+    ponder_hits: int = 0
+    ponder_misses: int = 0
+    early_bestmoves: int = 0  # `bestmove` sent while pondering, before `ponderhit`/`stop`
     isready_ms: list = field(default_factory=list)
     restarts: int = 0
 
@@ -124,6 +144,8 @@ class UsiEngine:
         self.id_name = None
         self.declared = {}
         self.kind = "generic"
+        self.ponder = False  # --ponder: USI_Ponder on, and `go ponder` on its predicted reply
+        self.swap_clocks = False  # see start()
 
     # -- process ------------------------------------------------------------------------------
 
@@ -153,6 +175,16 @@ class UsiEngine:
                      "gps" if "gpsshogi" in low else "generic")
         if self.label is None:
             self.label = (self.id_name or os.path.basename(self.cmd[0])).split()[0]
+        # Fairy-Stockfish before 13 reads USI's `btime` as gote's clock and `wtime` as sente's
+        # (chess colours; its issue #269, fixed in March 2021): given its opponent's clock it
+        # loses on time whenever it has less left. Debian's 11.1 has the bug, so it gets the
+        # clocks swapped, which it then reads right.
+        self.swap_clocks = False
+        if self.kind == "fairy":
+            try:
+                self.swap_clocks = float(self.id_name.split()[1]) < 13
+            except (IndexError, ValueError):
+                pass
         for k, v in self._options().items():
             if k in self.declared:
                 self.send("setoption name %s value %s" % (k, v))
@@ -167,6 +199,8 @@ class UsiEngine:
             "gps": {"Thread": "1"},
         }.get(self.kind, {"USI_Ponder": "false"})
         opts = dict(defaults)
+        if self.ponder:
+            opts["Ponder" if self.kind == "fairy" else "USI_Ponder"] = "true"
         if self.nodes and "NodesLimit" in self.declared:
             opts["NodesLimit"] = str(self.nodes)
         opts.update(self.user_options)
@@ -249,10 +283,13 @@ class UsiEngine:
         self.stats.isready_ms.append((time.monotonic() - start) * 1000)
 
     def go(self, position, go_cmd, deadline):
-        """Send position + go; return (bestmove, elapsed_ms, last_score_info)."""
+        """Send position + go; return (bestmove, ponder move or None, elapsed_ms, last_score_info)."""
         self.send(position)
         start = time.monotonic()
         self.send(go_cmd)
+        return self._answer(start, deadline)
+
+    def _answer(self, start, deadline):
         score = None
         while True:
             line = self.readline(deadline)
@@ -262,7 +299,35 @@ class UsiEngine:
                 score = " ".join(words[i + 1:i + 3])
             elif line.startswith("bestmove"):
                 words = line.split()
-                return (words[1] if len(words) > 1 else ""), (time.monotonic() - start) * 1000, score
+                ponder = words[3] if len(words) > 3 and words[2] == "ponder" else None
+                return (words[1] if len(words) > 1 else ""), ponder, (time.monotonic() - start) * 1000, score
+
+    def start_ponder(self, position, go_cmd):
+        """`position` (with the predicted reply) and `go ponder ...`; the answer is read later."""
+        self.send(position)
+        self.send(go_cmd)
+
+    def early_bestmove(self):
+        """Lines already sent while pondering: True if one of them is a `bestmove` (a protocol
+        error: an engine must hold its answer until `ponderhit` or `stop`)."""
+        early = False
+        while True:
+            try:
+                line = self.lines.get_nowait()
+            except queue.Empty:
+                return early
+            if line is None:
+                self.lines.put(None)
+                return early
+            if self.log:
+                self.log.write("%.3f %s> %s\n" % (time.monotonic(), self.label, line))
+            early |= line.startswith("bestmove")
+
+    def ponderhit(self, deadline):
+        """`ponderhit`: the clock starts now; returns what `go` returns."""
+        start = time.monotonic()
+        self.send("ponderhit")
+        return self._answer(start, deadline)
 
     def drain_after_stop(self, grace):
         """After a time-out: `stop`, then wait up to `grace` s for the late bestmove."""
@@ -394,15 +459,46 @@ class GameResult:
     plies: int
 
 
+def time_limit_text(args):
+    """The time control in words (CSA header, match header)."""
+    if args.nodes:
+        return "nodes %d" % args.nodes
+    parts = []
+    if args.time or not (args.byoyomi or args.inc):
+        parts.append("%d ms a side" % args.time)
+    if args.inc:
+        parts.append("+%d ms a move (Fischer)" % args.inc)
+    if args.byoyomi:
+        parts.append("byoyomi %d ms" % args.byoyomi)
+    return ", ".join(parts)
+
+
+def go_times(clocks, args, engine):
+    """The clock part of a `go` (or `go ponder`) to `engine` for the clocks as they are."""
+    b, w = (max(0, int(clocks[c])) for c in (cshogi.BLACK, cshogi.WHITE))
+    if engine.swap_clocks:
+        b, w = w, b
+    cmd = "btime %d wtime %d" % (b, w)
+    if args.byoyomi:
+        cmd += " byoyomi %d" % args.byoyomi
+    elif args.inc:
+        cmd += " binc %d winc %d" % (args.inc, args.inc)
+    return cmd
+
+
 def play_game(black, white, opening, args, csa_exporter, game_no, opening_label):
     engines = {cshogi.BLACK: black, cshogi.WHITE: white}
     board = cshogi.Board()
     counts = {board.zobrist_hash(): 1}
     moves = []
+    # Each side's main time in ms (with --time/--inc; pure byoyomi keeps it at 0).
+    clocks = {cshogi.BLACK: float(args.time), cshogi.WHITE: float(args.time)}
+    # The engines pondering, each with the move list it ponders on (ours + the predicted reply).
+    pondering = {}
     csa_exporter.info(
         init_board=START_SFEN, names=[black.label, white.label], version="V2.2",
         var_info={"EVENT": "match game %d" % game_no, "OPENING": opening_label,
-                  "TIME_LIMIT": ("byoyomi %d ms" % args.byoyomi) if args.byoyomi else "nodes %d" % args.nodes},
+                  "TIME_LIMIT": time_limit_text(args)},
     )
     for m in opening:
         mv = board.move_from_usi(m)
@@ -413,6 +509,17 @@ def play_game(black, white, opening, args, csa_exporter, game_no, opening_label)
         counts[key] = counts.get(key, 0) + 1
 
     def end(winner, reason, culprit, csa_end):
+        # An engine still pondering gets `stop` and its (ignored) answer is read before the
+        # `gameover`, as ShogiHome does; one that does not answer is a hang.
+        for e in list(pondering):
+            del pondering[e]
+            try:
+                e.drain_after_stop(5.0)
+            except EngineTimeout:
+                e.stats.hangs += 1
+                e.kill()
+            except EngineDied:
+                e.stats.crashes += 1
         return GameResult(winner, reason, culprit, csa_end, moves, len(moves))
 
     while True:
@@ -426,29 +533,62 @@ def play_game(black, white, opening, args, csa_exporter, game_no, opening_label)
         if args.nodes:
             go_cmd = "go nodes %d" % side.nodes
             limit_ms = args.nodes_timeout * 1000
+            available = math.inf
         else:
-            go_cmd = "go btime 0 wtime 0 byoyomi %d" % args.byoyomi
-            limit_ms = args.byoyomi + args.margin
-        start = time.monotonic()
+            go_cmd = "go " + go_times(clocks, args, side)
+            available = clocks[turn] + args.byoyomi + args.inc
+            limit_ms = available + args.margin
+        st = side.stats
         try:
-            bestmove, elapsed, score = side.go(position, go_cmd, start + limit_ms / 1000)
+            pondered = pondering.pop(side, None)
+            if pondered is not None and pondered == moves:
+                st.ponder_hits += 1
+                if side.early_bestmove():
+                    st.early_bestmoves += 1
+                start = time.monotonic()
+                bestmove, ponder, elapsed, score = side.ponderhit(start + limit_ms / 1000)
+            else:
+                # A missed ponder: `stop` and the discarded answer come out of the side's time,
+                # as in a GUI, whose clock runs from the opponent's move.
+                start = time.monotonic()
+                if pondered is not None:
+                    st.ponder_misses += 1
+                    if side.early_bestmove():
+                        st.early_bestmoves += 1
+                    try:
+                        side.drain_after_stop(5.0)
+                    except EngineTimeout:
+                        # No answer to `stop` within 5 s: a hang, and a loss on time.
+                        st.hangs += 1
+                        st.time_losses += 1
+                        side.kill()
+                        return end(cshogi.opponent(turn), "time (no answer to stop)", side, "%TIME_UP")
+                stopped_ms = (time.monotonic() - start) * 1000
+                bestmove, ponder, elapsed, score = side.go(position, go_cmd, start + limit_ms / 1000)
+                elapsed += stopped_ms
         except EngineDied:
-            side.stats.crashes += 1
+            st.crashes += 1
             return end(cshogi.opponent(turn), "crash", side, "%CHUDAN")
         except EngineTimeout:
-            side.stats.time_losses += 1
+            st.time_losses += 1
             try:
                 side.drain_after_stop(5.0)
             except (EngineTimeout, EngineDied):
-                side.stats.hangs += 1
+                st.hangs += 1
                 side.kill()
             return end(cshogi.opponent(turn), "time", side, "%TIME_UP")
-        st = side.stats
         st.moves += 1
         st.think_ms_total += elapsed
         st.think_ms_max = max(st.think_ms_max, elapsed)
         if args.byoyomi and elapsed > args.byoyomi:
             st.over_byoyomi += 1
+        if not args.nodes:
+            st.min_left_ms = min(st.min_left_ms, available - elapsed)
+            if elapsed > available:
+                st.over_clock += 1  # within the margin, or it would have timed out above
+            # The clock after the move: the increment is credited, time past the main time
+            # comes out of the byoyomi (and a move inside the margin leaves nothing).
+            clocks[turn] = max(0.0, clocks[turn] + args.inc - elapsed)
         secs = int(round(elapsed / 1000))
 
         if bestmove == "resign":
@@ -480,6 +620,16 @@ def play_game(black, white, opening, args, csa_exporter, game_no, opening_label)
                 return end(cshogi.opponent(board.turn), "perpetual check", None,
                            "%+ILLEGAL_ACTION" if mover == cshogi.BLACK else "%-ILLEGAL_ACTION")
             return end(None, "sennichite", None, "%SENNICHITE")
+        # Pondering, as ShogiHome does it: only on a legal predicted reply in a game that goes on.
+        if side in args.ponderers and ponder and not board.is_game_over():
+            reply = board.move_from_usi(ponder)
+            if reply and board.is_legal(reply):
+                try:
+                    side.start_ponder("position startpos moves " + " ".join(moves + [ponder]),
+                                      "go ponder " + go_times(clocks, args, side))
+                    pondering[side] = moves + [ponder]
+                except EngineDied:
+                    pass  # found out at its next move
 
 
 # ---------------------------------------------------------------------------------------------
@@ -528,10 +678,16 @@ def parse_args(argv):
     p.add_argument("engine1", help="engine under test (path or quoted command line)")
     p.add_argument("engine2", help="opponent")
     p.add_argument("--games", type=int, default=2)
-    limit = p.add_mutually_exclusive_group(required=True)
-    limit.add_argument("--byoyomi", type=int, help="ms per move")
-    limit.add_argument("--nodes", type=int, help="nodes per move")
-    p.add_argument("--margin", type=int, default=1000, help="ms allowed beyond byoyomi (default 1000)")
+    p.add_argument("--byoyomi", type=int, default=0, help="ms per move (with --time: after the main time)")
+    p.add_argument("--time", type=int, default=0, help="main time per side in ms (alone: sudden death)")
+    p.add_argument("--inc", type=int, default=0, help="Fischer increment in ms per move (not with --byoyomi)")
+    p.add_argument("--nodes", type=int, help="nodes per move (instead of a clock)")
+    p.add_argument("--ponder", choices=["1", "2", "both"],
+                   help="the engine(s) that ponder: USI_Ponder on, `go ponder` on the predicted reply, "
+                        "`ponderhit` or `stop` (the clock starts at `ponderhit`)")
+    p.add_argument("--margin", type=int, default=1000,
+                   help="ms allowed beyond the time available before a move loses on time (default 1000); "
+                        "moves past the time available are counted as `over the clock` either way")
     p.add_argument("--nodes2", type=int, help="nodes per move for ENGINE2 (default: --nodes), e.g. to give an "
                    "engine with another speed the nodes it searches in the same time")
     p.add_argument("--nodes-timeout", type=float, default=60.0, help="s per move with --nodes (default 60)")
@@ -558,6 +714,17 @@ def parse_args(argv):
     except Exception:
         p.error("--ply-range must be LO-HI")
     args.plies = (lo, hi)
+    clock = args.byoyomi or args.time or args.inc
+    if args.nodes and clock:
+        p.error("--nodes is instead of a clock (--byoyomi/--time/--inc)")
+    if not args.nodes and not clock:
+        p.error("give --byoyomi, --time and/or --inc, or --nodes")
+    if args.byoyomi and args.inc:
+        p.error("--byoyomi and --inc do not go together (USI sends one or the other)")
+    if min(args.byoyomi, args.time, args.inc) < 0:
+        p.error("times must not be negative")
+    if args.ponder and args.nodes:
+        p.error("--ponder needs a clock")
     if args.games < 1:
         p.error("--games must be at least 1")
     return args
@@ -580,6 +747,7 @@ def main(argv=None):
         nodes = args.nodes2 if i == 2 and args.nodes and args.nodes2 else args.nodes
         e = UsiEngine(words, name, parse_options(opts), nodes, log,
                       os.path.join(out, "engine%d.stderr.log" % i))
+        e.ponder = args.ponder in (str(i), "both")
         try:
             e.start(args.startup_timeout)
         except (EngineDied, EngineTimeout, OSError) as err:
@@ -595,12 +763,15 @@ def main(argv=None):
             return 2
         engines.append(e)
     e1, e2 = engines
+    args.ponderers = [e for e in engines if e.ponder]
     if e1.label == e2.label:
         e1.label, e2.label = e1.label + "-1", e2.label + "-2"
     print("engine1: %s [%s] %s" % (e1.label, e1.id_name, " ".join(e1.cmd)))
     print("engine2: %s [%s] %s" % (e2.label, e2.id_name, " ".join(e2.cmd)))
     print("limit: %s; games %d; draw at %d plies; openings %s plies %s seed %d; out %s" % (
-        ("byoyomi %d ms (+%d ms margin)" % (args.byoyomi, args.margin)) if args.byoyomi else "nodes %d / %d" % (e1.nodes, e2.nodes),
+        ("%s (+%d ms margin)%s" % (time_limit_text(args), args.margin,
+                                   "; pondering: " + ", ".join(e.label for e in args.ponderers) if args.ponderers else ""))
+        if not args.nodes else "nodes %d / %d" % (e1.nodes, e2.nodes),
         args.games, args.draw, args.openings_from or "none", args.ply_range, args.seed, out), flush=True)
 
     judge = None
@@ -619,7 +790,13 @@ def main(argv=None):
     wins = draws = losses = 0
     started = time.monotonic()
     print("%4s  %-9s  %-16s %-16s %-7s %-22s %5s" % ("game", "opening", "black", "white", "result", "reason", "plies"))
+    # SIGTERM ends the match after the game being played, with the summary of the games so far.
+    stopping = []
+    signal.signal(signal.SIGTERM, lambda *_: stopping.append(True))
     for g in range(args.games):
+        if stopping:
+            print("stopped by SIGTERM after %d games" % g, flush=True)
+            break
         label, opening = openings[g // 2]
         black, white = (e1, e2) if g % 2 == 0 else (e2, e1)
         for e in (black, white):
@@ -688,14 +865,23 @@ def finish(args, e1, e2, scores, wins, draws, losses, started, exit_code=0):
         st = e.stats
         avg = st.think_ms_total / st.moves if st.moves else 0
         ready = ("isready %.0f ms first, max %.0f ms" % (st.isready_ms[0], max(st.isready_ms))) if st.isready_ms else ""
+        extra = ""
+        if args.byoyomi:
+            extra += ", %d over byoyomi" % st.over_byoyomi
+        if not args.nodes:
+            extra += ", %d over the clock, least left %.0f ms" % (
+                st.over_clock, st.min_left_ms if st.moves else 0)
+        if e.ponder:
+            extra += ", ponder %d hits %d misses, %d early bestmoves" % (
+                st.ponder_hits, st.ponder_misses, st.early_bestmoves)
         print("%-16s illegal %d, time losses %d, crashes %d, hangs %d, restarts %d; %d moves, avg %.0f ms, "
               "max %.0f ms%s; %s" % (
                   e.label, st.illegal, st.time_losses, st.crashes, st.hangs, st.restarts, st.moves, avg,
-                  st.think_ms_max, (", %d over byoyomi" % st.over_byoyomi) if args.byoyomi else "", ready))
+                  st.think_ms_max, extra, ready))
     print("%s vs %s: +%d =%d -%d" % (e1.label, e2.label, wins, draws, losses))
     print("match: %d-%d-%d score %.1f%% elo %s [%s, %s]" % (wins, draws, losses, 100 * s, fmt_elo(elo),
                                                            fmt_elo(lo), fmt_elo(hi)))
-    if e1.stats.illegal or e1.stats.crashes or e1.stats.hangs:
+    if e1.stats.illegal or e1.stats.crashes or e1.stats.hangs or e1.stats.early_bestmoves:
         return exit_code or 1
     return exit_code
 
