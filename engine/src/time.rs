@@ -2,14 +2,16 @@
 //! clocks, with the network-delay margins of the options.
 //!
 //! Two budgets come out: the *optimum* (no new iteration starts after half of it) and the
-//! *maximum* (the search stops at once). In pure byoyomi the optimum is set beyond the
-//! maximum, so that the byoyomi is used up. The maximum never exceeds what is on the clock plus
-//! the byoyomi and increment, less a safety margin: `NetworkDelay2` (the worst-case lag), but at
-//! most a fifth of that total, so that fast games with a 100–200 ms byoyomi still use most of it,
-//! and at most a tenth of it once that tenth is 100 ms or more. The search stops within about
-//! 20 ms of its maximum (measured over thousands of match moves), so 100 ms keeps a byoyomi of
-//! one second safe, where keeping a fifth (200 ms) back left Soppo 100 ms less to think than
-//! the opponents it plays at that setting.
+//! *maximum* (the search stops at once). The main time and the increments still to come are
+//! spread evenly over the moves still to play (estimated from the ply); a move may take up to
+//! four such shares, never more than a fifth of the main time. In pure byoyomi the optimum is
+//! set beyond the maximum, so that the byoyomi is used up. The maximum never exceeds what is
+//! on the clock plus the byoyomi and increment, less a safety margin: `NetworkDelay2` (the
+//! worst-case lag), but at most a fifth of that total, so that fast games with a 100–200 ms
+//! byoyomi still use most of it, and at most a tenth of it once that tenth is 100 ms or more.
+//! The search stops within about 20 ms of its maximum (measured over thousands of match
+//! moves), so 100 ms keeps a byoyomi of one second safe, where keeping a fifth (200 ms) back
+//! left Soppo 100 ms less to think than the opponents it plays at that setting.
 
 use crate::options::Options;
 use crate::usi::GoParams;
@@ -38,6 +40,7 @@ pub fn budget(go: &GoParams, us: Color, ply: u32, opts: &Options) -> TimeBudget 
         return TimeBudget {
             optimum: Some(d),
             maximum: Some(d),
+            ponder_credit: false,
         };
     }
     let (remaining, inc) = match us {
@@ -57,21 +60,29 @@ pub fn budget(go: &GoParams, us: Color, ply: u32, opts: &Options) -> TimeBudget 
 
     // Moves still to play, estimated from the game ply: games run about 120 plies.
     let moves_to_go = 60u64.saturating_sub(u64::from(ply) / 4).max(20);
-    let share = remaining / moves_to_go * opts.slow_mover_percent / 100;
-    let mut optimum = share + inc * 9 / 10;
-    let mut maximum = (remaining / 5 + inc).max(optimum * 3);
+    // The main time and the increments still to come are spread evenly over those moves.
+    let pool = remaining + inc * (moves_to_go - 1);
+    let share = pool / moves_to_go * opts.slow_mover_percent / 100;
+    // The lag is paid on every move, so it comes out of the share (at most half of it).
+    let mut optimum = share.saturating_sub(opts.network_delay_ms).max(share / 2);
+    // `MinimumThinkingTime` only while the clock affords it: never beyond the even share. A
+    // fixed minimum of two seconds with five seconds left spent the clock in three moves and
+    // left sudden-death games to be played out at no time at all (docs/BENCHMARKS.md,
+    // session 44).
+    optimum = optimum.max(opts.minimum_thinking_time_ms.min(share));
+    // One long move (an iteration that began before half the optimum) may take four shares,
+    // but never more than a fifth of the main time (plus the increment).
+    let mut maximum = (optimum * 4).min(remaining / 5 + inc).max(optimum);
     if byoyomi > 0 {
         // The byoyomi is lost if unused: plan to spend it.
         optimum += byoyomi.saturating_sub(opts.network_delay_ms);
         maximum += byoyomi;
     }
-    optimum = optimum
-        .saturating_sub(opts.network_delay_ms)
-        .max(opts.minimum_thinking_time_ms);
     maximum = maximum.max(optimum);
     let mut optimum = optimum.min(hard_cap);
     let maximum = maximum.min(hard_cap);
-    if byoyomi > 0 && remaining < byoyomi {
+    let byoyomi_only = byoyomi > 0 && remaining < byoyomi;
+    if byoyomi_only {
         // Only the byoyomi is left, and what is not used is lost: new iterations may start
         // until the maximum, and the one cut off there still counts (a root move it finished
         // with a better score replaces the old best). Stopping at three quarters of the
@@ -82,6 +93,8 @@ pub fn budget(go: &GoParams, us: Color, ply: u32, opts: &Options) -> TimeBudget 
     TimeBudget {
         optimum: Some(Duration::from_millis(optimum)),
         maximum: Some(Duration::from_millis(maximum)),
+        // What a byoyomi-only move leaves unused is lost: there pondering saves nothing.
+        ponder_credit: !byoyomi_only,
     }
 }
 
@@ -140,6 +153,64 @@ mod tests {
             assert!(b.maximum.unwrap().as_millis() as u64 <= remaining);
             assert!(b.optimum <= b.maximum);
         }
+    }
+
+    /// Plays one side of a game on a clock: every move takes `spend(budget)` ms. Returns the
+    /// clock after each move; panics if a move would take more than the clock holds.
+    fn clock_after_each_move(start: u64, inc: u64, moves: u32, spend: fn(&TimeBudget) -> u64) -> Vec<u64> {
+        let opts = Options::default();
+        let mut clock = start;
+        (0..moves)
+            .map(|i| {
+                let b = budget(&go(clock, clock, 0, inc), Color::Black, 2 * i, &opts);
+                let used = spend(&b);
+                assert!(
+                    used <= clock + inc,
+                    "move {i}: {used} ms with {clock} + {inc} on the clock"
+                );
+                clock = clock + inc - used;
+                clock
+            })
+            .collect()
+    }
+
+    fn ms(d: Option<Duration>) -> u64 {
+        d.unwrap().as_millis() as u64
+    }
+
+    #[test]
+    fn sudden_death_spreads_the_clock_over_the_game() {
+        // A search stops starting iterations at half the optimum and usually ends near it.
+        for start in [5_000u64, 60_000, 600_000] {
+            let clock = clock_after_each_move(start, 0, 120, |b| ms(b.optimum));
+            // After 40 moves (80 plies) close to half is left, not nothing ...
+            assert!(clock[39] >= start / 3, "{start}: {} left after 40 moves", clock[39]);
+            // ... and something is still left after 120 moves.
+            assert!(clock[119] > 0, "{start}: {clock:?}");
+            // No move takes more than a tenth of what was on the clock.
+            let mut before = start;
+            for (i, &after) in clock.iter().enumerate() {
+                assert!(
+                    before - after <= before / 10,
+                    "{start}: move {i} took {} of {before}",
+                    before - after
+                );
+                before = after;
+            }
+        }
+    }
+
+    #[test]
+    fn sudden_death_survives_moves_that_run_to_the_maximum() {
+        for start in [1_000u64, 5_000, 60_000] {
+            // The worst case: every move runs to the maximum.
+            let clock = clock_after_each_move(start, 0, 150, |b| ms(b.maximum));
+            assert!(clock[29] >= start / 20, "{start}: {} left after 30 moves", clock[29]);
+            assert!(clock[149] > 0, "{start}: {clock:?}");
+        }
+        // With an increment the clock never empties, even when every move runs to the maximum.
+        let clock = clock_after_each_move(10_000, 1_000, 200, |b| ms(b.maximum));
+        assert!(clock.iter().all(|&c| c >= 50), "{clock:?}");
     }
 
     #[test]

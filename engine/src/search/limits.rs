@@ -22,6 +22,10 @@ pub struct Limits {
 pub struct Budget {
     pub optimum: Option<Duration>,
     pub maximum: Option<Duration>,
+    /// After a `ponderhit`, the time already spent pondering on the position counts toward
+    /// the optimum: true for a clock whose unused time carries over to later moves (main time,
+    /// increments), false for a byoyomi that is lost unless used.
+    pub ponder_credit: bool,
 }
 
 /// Shared between the controller and a running search.
@@ -72,10 +76,27 @@ impl SearchControl {
         self.stop.load(Ordering::Relaxed)
     }
 
-    /// The opponent played the expected move: the time budget starts now.
+    /// The opponent played the expected move: the time budget starts now. Where unused time
+    /// carries over ([`Budget::ponder_credit`]), the time already spent on this position
+    /// counts toward the optimum, as if the search had started at `go ponder` (Stockfish does
+    /// the same): a search that has pondered past its optimum answers at once, and the clock
+    /// keeps what it saves. The maximum still counts from now, so the credit can only shorten
+    /// the move.
     pub fn ponderhit(&self) {
-        if let Ok(mut t) = self.clock_start.lock() {
-            *t = Instant::now();
+        let now = Instant::now();
+        let pondered = self.clock_start.lock().map_or(Duration::ZERO, |mut t| {
+            let pondered = now.saturating_duration_since(*t);
+            *t = now;
+            pondered
+        });
+        if let Ok(mut b) = self.budget.lock()
+            && b.ponder_credit
+            && let Some(optimum) = b.optimum
+        {
+            if pondered >= optimum {
+                self.stop();
+            }
+            b.optimum = Some(optimum.saturating_sub(pondered));
         }
         self.pondering.store(false, Ordering::SeqCst);
     }
@@ -112,5 +133,48 @@ impl SearchControl {
         // The next iteration usually costs several times the last one: do not start it when
         // more than half of the optimum is gone.
         budget.optimum.is_some_and(|o| elapsed >= o / 2) || budget.maximum.is_some_and(|m| elapsed >= m)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pondered_then_hit(optimum_ms: u64, credit: bool, ponder_ms: u64) -> SearchControl {
+        let control = SearchControl::new(
+            true,
+            Budget {
+                optimum: Some(Duration::from_millis(optimum_ms)),
+                maximum: Some(Duration::from_secs(60)),
+                ponder_credit: credit,
+            },
+        );
+        std::thread::sleep(Duration::from_millis(ponder_ms));
+        control.ponderhit();
+        control
+    }
+
+    #[test]
+    fn pondered_time_counts_toward_the_optimum_where_time_carries_over() {
+        let c = pondered_then_hit(10_000, true, 30);
+        assert!(!c.is_pondering());
+        assert!(!c.stop_requested());
+        assert!(c.budget().optimum.unwrap() <= Duration::from_millis(9_970));
+        // The maximum counts from the hit, untouched.
+        assert_eq!(c.budget().maximum, Some(Duration::from_secs(60)));
+    }
+
+    #[test]
+    fn a_search_pondered_past_its_optimum_answers_at_the_hit() {
+        let c = pondered_then_hit(5, true, 30);
+        assert!(c.stop_requested());
+        assert_eq!(c.budget().optimum, Some(Duration::ZERO));
+    }
+
+    #[test]
+    fn a_byoyomi_is_used_whole_after_the_hit() {
+        let c = pondered_then_hit(5, false, 30);
+        assert!(!c.stop_requested());
+        assert_eq!(c.budget().optimum, Some(Duration::from_millis(5)));
     }
 }
