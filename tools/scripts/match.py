@@ -313,15 +313,9 @@ class UsiEngine:
         early = False
         while True:
             try:
-                line = self.lines.get_nowait()
-            except queue.Empty:
+                early |= self.readline(time.monotonic()).startswith("bestmove")
+            except (EngineTimeout, EngineDied):  # nothing more waiting (or the engine is gone)
                 return early
-            if line is None:
-                self.lines.put(None)
-                return early
-            if self.log:
-                self.log.write("%.3f %s> %s\n" % (time.monotonic(), self.label, line))
-            early |= line.startswith("bestmove")
 
     def ponderhit(self, deadline):
         """`ponderhit`: the clock starts now; returns what `go` returns."""
@@ -541,10 +535,10 @@ def play_game(black, white, opening, args, csa_exporter, game_no, opening_label)
         st = side.stats
         try:
             pondered = pondering.pop(side, None)
+            if pondered is not None and side.early_bestmove():
+                st.early_bestmoves += 1
             if pondered is not None and pondered == moves:
                 st.ponder_hits += 1
-                if side.early_bestmove():
-                    st.early_bestmoves += 1
                 start = time.monotonic()
                 bestmove, ponder, elapsed, score = side.ponderhit(start + limit_ms / 1000)
             else:
@@ -553,8 +547,6 @@ def play_game(black, white, opening, args, csa_exporter, game_no, opening_label)
                 start = time.monotonic()
                 if pondered is not None:
                     st.ponder_misses += 1
-                    if side.early_bestmove():
-                        st.early_bestmoves += 1
                     try:
                         side.drain_after_stop(5.0)
                     except EngineTimeout:
