@@ -2,7 +2,9 @@
 //! clocks, with the network-delay margins of the options.
 //!
 //! Two budgets come out: the *optimum* (no new iteration starts after half of it) and the
-//! *maximum* (the search stops at once). The main time and the increments still to come are
+//! *maximum* (the search stops at once). The part of the optimum that would otherwise carry
+//! over to later moves is *scalable*: the search stretches or shrinks it by how settled its
+//! root is (`search::trend`). The main time and the increments still to come are
 //! spread evenly over the moves still to play (estimated from the ply); a move may take up to
 //! four such shares, never more than a fifth of the main time. In pure byoyomi the optimum is
 //! set beyond the maximum, so that the byoyomi is used up. The maximum never exceeds what is
@@ -41,6 +43,8 @@ pub fn budget(go: &GoParams, us: Color, ply: u32, opts: &Options) -> TimeBudget 
             optimum: Some(d),
             maximum: Some(d),
             ponder_credit: false,
+            scalable: Duration::ZERO,
+            scalable_max: Duration::ZERO,
         };
     }
     let (remaining, inc) = match us {
@@ -73,6 +77,8 @@ pub fn budget(go: &GoParams, us: Color, ply: u32, opts: &Options) -> TimeBudget 
     // One long move (an iteration that began before half the optimum) may take four shares,
     // but never more than a fifth of the main time (plus the increment).
     let mut maximum = (optimum * 4).min(remaining / 5 + inc).max(optimum);
+    // What the move plans to spend of time that would otherwise carry over to later moves.
+    let carried = optimum;
     if byoyomi > 0 {
         // The byoyomi is lost if unused: plan to spend it.
         optimum += byoyomi.saturating_sub(opts.network_delay_ms);
@@ -82,6 +88,17 @@ pub fn budget(go: &GoParams, us: Color, ply: u32, opts: &Options) -> TimeBudget 
     let mut optimum = optimum.min(hard_cap);
     let maximum = maximum.min(hard_cap);
     let byoyomi_only = byoyomi > 0 && remaining < byoyomi;
+    let scalable = if byoyomi_only { 0 } else { carried.min(optimum) };
+    // A stretched move plans at most a twentieth of the main time (plus the increment): early
+    // on that allows the search's whole stretch, and where the plan already counts on twenty
+    // moves to go nothing. A first version that stretched there too ran its clock down to
+    // under 30 ms in the longest games, against 300-480 ms for the plan without stretching
+    // (docs/BENCHMARKS.md, session 45).
+    let scalable_max = if byoyomi_only {
+        0
+    } else {
+        scalable.max((remaining / 20 + inc).min(maximum))
+    };
     if byoyomi_only {
         // Only the byoyomi is left, and what is not used is lost: new iterations may start
         // until the maximum, and the one cut off there still counts (a root move it finished
@@ -95,6 +112,9 @@ pub fn budget(go: &GoParams, us: Color, ply: u32, opts: &Options) -> TimeBudget 
         maximum: Some(Duration::from_millis(maximum)),
         // What a byoyomi-only move leaves unused is lost: there pondering saves nothing.
         ponder_credit: !byoyomi_only,
+        // A byoyomi is lost unless used, so the search's stability moves only the rest.
+        scalable: Duration::from_millis(scalable),
+        scalable_max: Duration::from_millis(scalable_max),
     }
 }
 
@@ -222,6 +242,38 @@ mod tests {
         let b = budget(&go(60_000, 60_000, 0, 10_000), Color::Black, 20, &opts);
         assert!(b.optimum.unwrap() >= Duration::from_secs(9));
         assert!(b.maximum.unwrap() <= Duration::from_secs(70));
+    }
+
+    #[test]
+    fn only_time_that_carries_over_is_scalable() {
+        let opts = Options::default();
+        let ms = |d: Duration| d.as_millis() as u64;
+        // Sudden death and Fischer: all of the optimum.
+        for (clock, inc) in [(60_000u64, 0u64), (60_000, 1_000)] {
+            let b = budget(&go(clock, clock, 0, inc), Color::White, 30, &opts);
+            assert_eq!(Some(b.scalable), b.optimum, "{clock} + {inc}");
+            assert!(b.scalable > Duration::ZERO);
+        }
+        // Main time and byoyomi: the main time's share only, not the byoyomi.
+        let b = budget(&go(60_000, 60_000, 10_000, 0), Color::Black, 30, &opts);
+        assert!(ms(b.scalable) > 0 && ms(b.scalable) <= 60_000 / 20, "{b:?}");
+        assert!(ms(b.optimum.unwrap()) >= ms(b.scalable) + 9_000, "{b:?}");
+        // Early in a game the stretch may reach twice the plan; where the plan counts on
+        // twenty moves to go, hardly at all.
+        let early = budget(&go(60_000, 60_000, 0, 0), Color::Black, 20, &opts);
+        assert!(early.scalable_max >= early.scalable * 2, "{early:?}");
+        let late = budget(&go(60_000, 60_000, 0, 0), Color::Black, 200, &opts);
+        assert!(ms(late.scalable_max) * 10 <= ms(late.scalable) * 11, "{late:?}");
+        // Byoyomi alone, and movetime: nothing.
+        assert_eq!(
+            budget(&go(0, 0, 1_000, 0), Color::Black, 30, &opts).scalable,
+            Duration::ZERO
+        );
+        let movetime = GoParams {
+            movetime: Some(Duration::from_secs(1)),
+            ..GoParams::default()
+        };
+        assert_eq!(budget(&movetime, Color::Black, 1, &opts).scalable, Duration::ZERO);
     }
 
     #[test]

@@ -26,6 +26,14 @@ pub struct Budget {
     /// the optimum: true for a clock whose unused time carries over to later moves (main time,
     /// increments), false for a byoyomi that is lost unless used.
     pub ponder_credit: bool,
+    /// The part of `optimum` that how settled the search is may stretch or shrink (see
+    /// `search::trend`): the time that carries over to later moves when unused. All of the
+    /// optimum in sudden death and Fischer, the main time's share with a byoyomi, nothing in
+    /// byoyomi alone, with `movetime` or without a clock.
+    pub scalable: Duration,
+    /// The most the scalable part may be stretched to: a long game must not spend in its
+    /// middle what its end will need.
+    pub scalable_max: Duration,
 }
 
 /// Shared between the controller and a running search.
@@ -120,8 +128,9 @@ impl SearchControl {
         !self.is_pondering() && self.budget().maximum.is_some_and(|m| self.elapsed() >= m)
     }
 
-    /// Checked after each iteration: is another one worth starting?
-    pub fn should_stop_after_iteration(&self) -> bool {
+    /// Checked after each iteration: is another one worth starting? `factor` scales the
+    /// [scalable](Budget::scalable) part of the optimum by how settled the search is.
+    pub fn should_stop_after_iteration(&self, factor: f64) -> bool {
         if self.stop_requested() {
             return true;
         }
@@ -132,7 +141,12 @@ impl SearchControl {
         let budget = self.budget();
         // The next iteration usually costs several times the last one: do not start it when
         // more than half of the optimum is gone.
-        budget.optimum.is_some_and(|o| elapsed >= o / 2) || budget.maximum.is_some_and(|m| elapsed >= m)
+        let optimum = budget.optimum.map(|o| {
+            let scalable = budget.scalable.min(o);
+            let scaled = scalable.mul_f64(factor.clamp(0.0, 4.0));
+            o.saturating_sub(scalable) + scaled.min(budget.scalable_max.max(scalable))
+        });
+        optimum.is_some_and(|o| elapsed >= o / 2) || budget.maximum.is_some_and(|m| elapsed >= m)
     }
 }
 
@@ -147,6 +161,8 @@ mod tests {
                 optimum: Some(Duration::from_millis(optimum_ms)),
                 maximum: Some(Duration::from_secs(60)),
                 ponder_credit: credit,
+                scalable: Duration::ZERO,
+                scalable_max: Duration::ZERO,
             },
         );
         std::thread::sleep(Duration::from_millis(ponder_ms));
@@ -169,6 +185,42 @@ mod tests {
         let c = pondered_then_hit(5, true, 30);
         assert!(c.stop_requested());
         assert_eq!(c.budget().optimum, Some(Duration::ZERO));
+    }
+
+    #[test]
+    fn the_stability_factor_moves_only_the_scalable_part_of_the_optimum() {
+        let control = |scalable_ms: u64| {
+            SearchControl::new(
+                false,
+                Budget {
+                    optimum: Some(Duration::from_secs(20)),
+                    maximum: Some(Duration::from_secs(60)),
+                    ponder_credit: true,
+                    scalable: Duration::from_millis(scalable_ms),
+                    scalable_max: Duration::from_millis(scalable_ms * 2),
+                },
+            )
+        };
+        // All of it scalable (sudden death): a factor of 0 ends the search, 1 does not.
+        assert!(control(20_000).should_stop_after_iteration(0.0));
+        assert!(!control(20_000).should_stop_after_iteration(1.0));
+        // None of it (a byoyomi): the factor is ignored.
+        assert!(!control(0).should_stop_after_iteration(0.0));
+        // Part of it: what is not scalable still holds the search.
+        assert!(!control(10_000).should_stop_after_iteration(0.0));
+        // A stretch goes no further than `scalable_max`.
+        let capped = SearchControl::new(
+            false,
+            Budget {
+                optimum: Some(Duration::from_millis(100)),
+                maximum: Some(Duration::from_secs(60)),
+                ponder_credit: true,
+                scalable: Duration::from_millis(100),
+                scalable_max: Duration::from_millis(100),
+            },
+        );
+        std::thread::sleep(Duration::from_millis(60));
+        assert!(capped.should_stop_after_iteration(4.0));
     }
 
     #[test]

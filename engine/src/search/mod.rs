@@ -13,7 +13,8 @@
 //!
 //! Modules: [`root`] (deepening, aspiration, `MultiPV`, the answer), [`node`] (the
 //! alpha-beta node), [`qsearch`], [`picker`], [`history`], [`see`], [`mate3`], [`soppo`],
-//! [`tunables`] (the numeric constants, which a `tune` build makes options).
+//! [`tunables`] (the numeric constants, which a `tune` build makes options), [`trend`] (how
+//! settled the root is, for the time manager).
 //!
 //! The search never prints. It sends [`SearchEvent`]s to the controller, which alone speaks
 //! USI.
@@ -27,6 +28,7 @@ mod qsearch;
 mod root;
 mod see;
 mod soppo;
+mod trend;
 pub mod tunables;
 
 pub use limits::{Budget, Limits, SearchControl};
@@ -175,6 +177,8 @@ struct Searcher<'a, 'b> {
     reductions: [[u8; 64]; 64],
     soppo: soppo::Soppo,
     root_depth: i32,
+    /// Times the best root move changed in the current iteration (main thread).
+    root_best_changes: u32,
 }
 
 /// Runs a whole search on `pos` and reports each event to `report`. Always ends with exactly
@@ -264,6 +268,7 @@ impl<'a, 'b> Searcher<'a, 'b> {
             reductions: tunables::reduction_table(tunables::active(&shared.settings.tunables)),
             soppo: soppo::Soppo::new(shared.settings.soppo_cut, shared.settings.soppo_distance),
             root_depth: 1,
+            root_best_changes: 0,
         }
     }
 

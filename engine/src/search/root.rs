@@ -1,6 +1,7 @@
 //! The root: iterative deepening, aspiration windows, `MultiPV` slots, and the answer.
 
 use super::history::MAX_PLY;
+use super::trend::Trend;
 use super::{Decision, Frame, INFINITE, MATE, MATE_BOUND, NO_EVAL, SearchInfo, Searcher, piece_to};
 use soppo_core::movegen::{MoveList, generate_legal};
 use soppo_core::{Move, Position};
@@ -52,6 +53,7 @@ impl Searcher<'_, '_> {
         // the same depth at the same time.
         let first_depth = 1 + (self.index % 2) as u32;
         let mut previous: Vec<i32> = Vec::new();
+        let mut trend = Trend::new(moves.len());
         for depth in first_depth..=max_depth {
             self.root_depth = depth as i32;
             self.soppo.refresh();
@@ -95,8 +97,15 @@ impl Searcher<'_, '_> {
             if self.stopped || self.helper_should_stop() {
                 break;
             }
-            if self.is_main() && self.shared.control.should_stop_after_iteration() {
-                break;
+            if self.is_main() {
+                if let Some((score, pv)) = result.lines.first()
+                    && let Some(&best) = pv.first()
+                {
+                    trend.record(best, *score, std::mem::take(&mut self.root_best_changes));
+                }
+                if self.shared.control.should_stop_after_iteration(trend.time_factor()) {
+                    break;
+                }
             }
             // A proven mate for the side to move cannot improve with depth.
             if let Some((score, _)) = result.lines.first()
@@ -201,6 +210,10 @@ impl Searcher<'_, '_> {
             if score > best {
                 best = score;
                 if score > alpha || i == pv_idx {
+                    if i > pv_idx && pv_idx == 0 {
+                        // Another move takes the lead: the time manager reads this as unrest.
+                        self.root_best_changes += 1;
+                    }
                     best_pv.clear();
                     best_pv.push(m);
                     best_pv.extend(self.pv[1][1..self.pv_len[1].max(1)].iter().flatten());
