@@ -88,17 +88,14 @@ pub fn budget(go: &GoParams, us: Color, ply: u32, opts: &Options) -> TimeBudget 
     let mut optimum = optimum.min(hard_cap);
     let maximum = maximum.min(hard_cap);
     let byoyomi_only = byoyomi > 0 && remaining < byoyomi;
-    let scalable = if byoyomi_only { 0 } else { carried.min(optimum) };
+    // The search's stability scales only what would carry over: never a byoyomi.
+    let mut scalable = carried.min(optimum);
     // A stretched move plans at most a twentieth of the main time (plus the increment): early
     // on that allows the search's whole stretch, and where the plan already counts on twenty
     // moves to go nothing. A first version that stretched there too ran its clock down to
     // under 30 ms in the longest games, against 300-480 ms for the plan without stretching
     // (docs/BENCHMARKS.md, session 45).
-    let scalable_max = if byoyomi_only {
-        0
-    } else {
-        scalable.max((remaining / 20 + inc).min(maximum))
-    };
+    let mut scalable_max = scalable.max((remaining / 20 + inc).min(maximum));
     if byoyomi_only {
         // Only the byoyomi is left, and what is not used is lost: new iterations may start
         // until the maximum, and the one cut off there still counts (a root move it finished
@@ -106,13 +103,14 @@ pub fn budget(go: &GoParams, us: Color, ply: u32, opts: &Options) -> TimeBudget 
         // maximum, as before, left more of it unused: 153 ms a move against 160 ms at byoyomi
         // 200 (docs/BENCHMARKS.md, session 37).
         optimum = maximum * 2;
+        scalable = 0;
+        scalable_max = 0;
     }
     TimeBudget {
         optimum: Some(Duration::from_millis(optimum)),
         maximum: Some(Duration::from_millis(maximum)),
         // What a byoyomi-only move leaves unused is lost: there pondering saves nothing.
         ponder_credit: !byoyomi_only,
-        // A byoyomi is lost unless used, so the search's stability moves only the rest.
         scalable: Duration::from_millis(scalable),
         scalable_max: Duration::from_millis(scalable_max),
     }
