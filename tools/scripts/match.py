@@ -44,7 +44,8 @@ engines are driven through a small reader-thread wrapper and judged with cshogi.
     as ShogiHome sends them). The time available for a move is the side's clock + byoyomi + increment;
     a move later than that + --margin loses on time (the engine then gets `stop`; if it does not
     answer, it is killed and restarted), and a later move within the margin is counted as "over the
-    clock" and leaves the clock at zero. Each engine's least time left at the end of a move is reported;
+    clock" and leaves the clock at zero. Each engine's least time left at the end of a move is reported,
+    and the mean and median of the main time it still held when each game ended;
   * --ponder: after `bestmove M ponder P` with P legal, `position ... M P` and `go ponder <clocks>`;
     when the opponent plays P, `ponderhit` (the clock starts then), otherwise `stop`, the answer
     discarded (its time counts against the engine), then `position` + `go`. A `bestmove` sent before
@@ -86,6 +87,7 @@ import random
 import shlex
 import shutil
 import signal
+import statistics
 import subprocess
 import sys
 import threading
@@ -122,6 +124,7 @@ class EngineStats:
     over_byoyomi: int = 0  # moves slower than byoyomi (still within the margin)
     over_clock: int = 0  # moves slower than the time available (clock + byoyomi + increment)
     min_left_ms: float = math.inf  # least time left on the clock at the end of a move
+    end_left_ms: list = field(default_factory=list)  # main time left when each game ended
     ponder_hits: int = 0
     ponder_misses: int = 0
     early_bestmoves: int = 0  # `bestmove` sent while pondering, before `ponderhit`/`stop`
@@ -503,6 +506,10 @@ def play_game(black, white, opening, args, csa_exporter, game_no, opening_label)
         counts[key] = counts.get(key, 0) + 1
 
     def end(winner, reason, culprit, csa_end):
+        # What each side's main time still held when the game ended: time a plan never spent.
+        if args.time:
+            for c, e in engines.items():
+                e.stats.end_left_ms.append(clocks[c])
         # An engine still pondering gets `stop` and its (ignored) answer is read before the
         # `gameover`, as ShogiHome does; one that does not answer is a hang.
         for e in list(pondering):
@@ -863,6 +870,9 @@ def finish(args, e1, e2, scores, wins, draws, losses, started, exit_code=0):
         if not args.nodes:
             extra += ", %d over the clock, least left %.0f ms" % (
                 st.over_clock, st.min_left_ms if st.moves else 0)
+        if st.end_left_ms:
+            extra += ", main time left at the end %.0f ms mean, %.0f median" % (
+                statistics.mean(st.end_left_ms), statistics.median(st.end_left_ms))
         if e.ponder:
             extra += ", ponder %d hits %d misses, %d early bestmoves" % (
                 st.ponder_hits, st.ponder_misses, st.early_bestmoves)
