@@ -55,10 +55,9 @@ def game_points(row, engine):
     result = row["result"]
     if result in ("1/2", "1/2-1/2"):  # match.py writes a draw as 1/2
         return 0.5
-    black_won = result == "1-0"
     if result not in ("1-0", "0-1"):
         return None
-    return 1.0 if black_won == black else 0.0
+    return 1.0 if (result == "1-0") == black else 0.0
 
 
 def read_dir(path, engine):
