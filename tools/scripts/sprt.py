@@ -12,7 +12,8 @@ log-likelihood ratio of H1 (logistic Elo = elo1) against H0 (Elo = elo0) with Wa
 ShogiArena use (mean and variance of the score taken from the data). It is computed on the
 pairs of games that share an opening (pentanomial: a pair scores 0, 0.5, 1, 1.5 or 2), because
 the two games of an opening are not independent; the per-game (trinomial) figure is printed
-beside it. There is no verdict before 13 pairs (one 26-game run): the variance comes from the
+beside it. The pairs' mean score and its 95 % interval (in Elo too) are printed
+as well. There is no verdict before 13 pairs (one 26-game run): the variance comes from the
 data, and a few pairs give none worth the name. Unlike a fixed-sample interval, the test may
 be read after every run without inflating its error rates, provided elo0, elo1, alpha and beta
 were fixed before the first game.
@@ -81,6 +82,21 @@ def read_dir(path, engine):
     return tri, penta, unpaired
 
 
+def score_to_elo(score):
+    score = min(max(score, 1e-6), 1 - 1e-6)
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def interval(penta):
+    """Mean score of the pairs (per game) and its 95 % normal interval, from the pair histogram."""
+    n = sum(penta)
+    points = [i / 4 for i in range(5)]
+    mean = sum(c * p for c, p in zip(penta, points)) / n
+    var = sum(c * (p - mean) ** 2 for c, p in zip(penta, points)) / n
+    half = 1.96 * math.sqrt(var / n)
+    return mean, mean - half, mean + half
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("dirs", nargs="+", help="match.py output directories")
@@ -107,6 +123,10 @@ def main():
     print(f"games {games}: W-D-L {tri[2]}-{tri[1]}-{tri[0]}, score {100 * score:.1f} %")
     print(f"pairs {sum(penta)} (0, 0.5, 1, 1.5, 2 points): {' '.join(map(str, penta))}"
           + (f"; {unpaired} games without their pair left out" if unpaired else ""))
+    if sum(penta):
+        mean, low, high = interval(penta)
+        print(f"pairs estimate (95 %): score {100 * mean:.1f} % [{100 * low:.1f}, {100 * high:.1f}], "
+              f"elo {score_to_elo(mean):+.0f} [{score_to_elo(low):+.0f}, {score_to_elo(high):+.0f}]")
     print(f"SPRT elo0 {args.elo0:g} elo1 {args.elo1:g} alpha {args.alpha:g} beta {args.beta:g}: "
           f"bounds [{lower:.2f}, {upper:.2f}]")
     l_penta = llr(penta, args.elo0, args.elo1)
