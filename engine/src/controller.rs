@@ -10,6 +10,7 @@
 
 use crate::bench;
 use crate::mate::{self, MateOutcome, MateProgress};
+use crate::memory::TableMemory;
 use crate::options::{InterpositionMethod, Options};
 use crate::search::{
     self, Budget, Decision, Histories, Limits, ScoreValue, SearchControl, SearchEvent, SearchInfo, SearchSettings,
@@ -23,6 +24,7 @@ use crate::usi::{
 use crossbeam_channel::{Receiver, Sender, select, unbounded};
 use soppo_core::perft::perft;
 use soppo_core::{Move, Position};
+use std::fmt::Write as _;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -45,6 +47,23 @@ pub enum Command {
 /// search answers most problems sooner, and df-pn, whose tables take the memory, starts after
 /// 50 ms.
 const MATE_KEEPS_TABLE: Duration = Duration::from_millis(100);
+
+/// How long `isready` may spend making a new search table resident: a table the system cannot
+/// fault in faster is made smaller. ShogiArena's compliance check wants `readyok` within 5 s,
+/// ShogiHome and ShogiArena give up after 10 s (`research/usi-protocol.md` §1, §7).
+const TABLE_READY_TIME: Duration = Duration::from_secs(3);
+
+/// The longest `info string` text sent, in characters (what a GUI can show on a line or two).
+const MAX_INFO_STRING_CHARS: usize = 400;
+
+/// What becomes of the part of a new table the system could not fault in by its deadline.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum LateTable {
+    /// At `isready`: the table shrinks to what is resident, so no search pays for the rest.
+    Shrink,
+    /// Inside a `go`'s time: the table keeps its size and the searches fault the rest in.
+    Lazy,
+}
 
 /// Events from the worker threads.
 #[derive(Debug)]
@@ -96,6 +115,11 @@ pub struct Controller<W: Write> {
     /// A `gameover` or `usinewgame` came after the last `go`: the next `isready` empties the
     /// search table.
     new_game: bool,
+    /// The `USI_Hash` the table was made for (its size may be smaller: a power of two, within
+    /// the machine's memory).
+    tt_asked_mb: u64,
+    /// The last `Threads` value said to be more than the machine runs (see `job_threads`).
+    threads_told: u32,
 }
 
 impl<W: Write> Controller<W> {
@@ -108,6 +132,8 @@ impl<W: Write> Controller<W> {
             tt: None,
             histories: Arc::new(Histories::new()),
             new_game: false,
+            tt_asked_mb: 0,
+            threads_told: 0,
             next_id: 1,
             job: None,
             current,
@@ -145,9 +171,24 @@ impl<W: Write> Controller<W> {
     }
 
     fn info_string(&mut self, text: &str) {
-        // One line, ASCII-safe: no line breaks inside.
-        let text: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
-        self.emit(&EngineMessage::Info(vec![InfoAttr::String(text.trim().to_owned())]));
+        // One line of printable ASCII (cshogi decodes some lines as Shift-JIS, others in the
+        // locale's encoding): anything else, line breaks included, is escaped, as the parser
+        // escapes what it quotes. Not endless either: a message may quote what the GUI sent,
+        // and a 70 KB option name need not come back whole.
+        let mut out = String::new();
+        let mut chars = text.trim().chars();
+        for c in chars.by_ref().take(MAX_INFO_STRING_CHARS) {
+            if c == ' ' || c.is_ascii_graphic() {
+                out.push(c);
+            } else {
+                out.extend(c.escape_default());
+            }
+        }
+        let rest = chars.count();
+        if rest > 0 {
+            let _ = write!(out, "... ({rest} more characters)");
+        }
+        self.emit(&EngineMessage::Info(vec![InfoAttr::String(out)]));
     }
 
     /// Handles one command; `false` to quit.
@@ -187,7 +228,7 @@ impl<W: Write> Controller<W> {
                 if self.job.is_none() {
                     // The table's work is done here, while the GUI waits for `readyok`: after
                     // `usinewgame` the first `go` may follow at once with the clock running.
-                    self.ensure_tt();
+                    self.ensure_tt(Instant::now() + TABLE_READY_TIME, LateTable::Shrink);
                     if std::mem::take(&mut self.new_game) {
                         self.clear_tt();
                     }
@@ -248,21 +289,81 @@ impl<W: Write> Controller<W> {
         true
     }
 
-    fn ensure_tt(&mut self) {
-        let want = self.options.hash_mb;
-        let ok = self
-            .tt
-            .as_ref()
-            .is_some_and(|t| t.size_mb() == want || (want < 1 && t.size_mb() == 1));
-        if !ok {
-            // Drop the old table first so both never coexist in memory.
-            self.tt = None;
-            let mut tt = TranspositionTable::new(want);
-            // Its pages are faulted in now rather than by the first searches: with a gigabyte
-            // faulted in while searching, the first moves at byoyomi 200 took 240–570 ms
-            // against a budget of 160.
-            tt.clear_exclusive(self.clear_threads());
-            self.tt = Some(Arc::new(tt));
+    /// Makes the search's table the size `USI_Hash` asks for, as far as the machine allows
+    /// (see [`crate::memory`]), resident by `deadline` or as `late` says, and says in an
+    /// `info string` when it could not.
+    fn ensure_tt(&mut self, deadline: Instant, late: LateTable) {
+        let asked = self.options.hash_mb;
+        if self.tt.is_some() && self.tt_asked_mb == asked {
+            return;
+        }
+        let limit = TableMemory::of_this_machine();
+        let held = self.tt.as_ref().map_or(0, |t| t.size_mb());
+        let allowed = hash_mb_allowed(asked, limit, held);
+        if allowed < asked
+            && let Some(limit) = limit
+        {
+            self.info_string(&format!(
+                "USI_Hash {asked} MiB is more than this machine can hold: its tables get at most {allowed} MiB ({})",
+                limit.explain(held)
+            ));
+        }
+        // The new table is mapped before the old one goes: a mapping takes no memory until its
+        // pages are touched, and a size the system refuses then leaves the old table in place.
+        let mut size = TranspositionTable::size_mb_for(allowed);
+        let mut refused = None;
+        let table = loop {
+            match TranspositionTable::try_new(size) {
+                Ok(t) => break Some(t),
+                Err(e) if size > 1 => {
+                    refused.get_or_insert((size, e));
+                    size = TranspositionTable::size_mb_for(size / 2);
+                }
+                Err(e) => {
+                    refused.get_or_insert((size, e));
+                    break None;
+                }
+            }
+        };
+        match (table, refused) {
+            (Some(mut table), refused) => {
+                if let Some((tried, e)) = refused {
+                    self.info_string(&format!(
+                        "USI_Hash {asked} MiB: a {tried} MiB table could not be allocated ({e}); the table has {} MiB",
+                        table.size_mb()
+                    ));
+                }
+                // Drop the old table first so both are never resident together.
+                self.tt = None;
+                // Its pages are faulted in now rather than by the first searches: with a
+                // gigabyte faulted in while searching, the first moves at byoyomi 200 took
+                // 240–570 ms against a budget of 160. Nothing else runs now, so every core
+                // helps; and what the system cannot fault in by the deadline is not kept.
+                let mapped = table.size_mb();
+                let threads = self.clear_threads().max(idle_cores());
+                if !table.make_resident_until(threads, deadline, late == LateTable::Shrink) && late == LateTable::Shrink
+                {
+                    self.info_string(&format!(
+                        "USI_Hash {asked} MiB: the system could not make {mapped} MiB resident within {} s; the table has {} MiB",
+                        TABLE_READY_TIME.as_secs(),
+                        table.size_mb()
+                    ));
+                }
+                self.tt = Some(Arc::new(table));
+                self.tt_asked_mb = asked;
+            }
+            (None, refused) => {
+                let why = refused.map_or_else(String::new, |(_, e)| e.to_string());
+                let kept = self.tt.as_ref().map_or_else(
+                    || "the search runs with a 1 MiB table".to_owned(),
+                    |t| format!("the previous {} MiB table is kept", t.size_mb()),
+                );
+                self.info_string(&format!(
+                    "USI_Hash {asked} MiB: no table could be allocated ({why}); {kept}"
+                ));
+                // Not asked again at every `isready`: only a new `USI_Hash` tries again.
+                self.tt_asked_mb = asked;
+            }
         }
     }
 
@@ -281,7 +382,25 @@ impl<W: Write> Controller<W> {
         }
     }
 
-    /// Threads for emptying the table: as many as the search may use.
+    /// The threads a job runs: `Threads`, but no more than the machine runs at once. More only
+    /// share the same cores and starve the clock: `Threads 512` on two cores spent 4.5 s on
+    /// the first iteration of a `go byoyomi 1000`. Said once for each `Threads` value cut.
+    fn job_threads(&mut self) -> u32 {
+        let asked = self.options.threads.max(1);
+        let cores = u32::try_from(idle_cores()).unwrap_or(u32::MAX);
+        if asked <= cores {
+            return asked;
+        }
+        if self.threads_told != asked {
+            self.threads_told = asked;
+            self.info_string(&format!(
+                "Threads {asked}: this machine runs {cores} threads at once, so the search runs {cores}"
+            ));
+        }
+        cores
+    }
+
+    /// Threads for emptying a table the search may still be using: as many as it may use.
     fn clear_threads(&self) -> usize {
         usize::try_from(self.options.threads).unwrap_or(1).max(1)
     }
@@ -297,7 +416,9 @@ impl<W: Write> Controller<W> {
         }
         let id = self.next_id;
         self.next_id += 1;
-        let held = go.ponder || go.infinite || (go.mate.is_none() && is_bare(go));
+        // Only `go ponder` and `go infinite` wait for `ponderhit`/`stop`; a bare `go` ends on
+        // its own (see `time::BARE_GO_TIME`).
+        let held = go.ponder || go.infinite;
         let budget = if go.mate.is_some() {
             Budget::default()
         } else {
@@ -325,9 +446,18 @@ impl<W: Write> Controller<W> {
         let mut kept = if go.mate.is_some() {
             self.tt.take()
         } else {
-            self.ensure_tt();
+            // A table made now (no `isready` since `USI_Hash` changed or a `go mate` let it
+            // go) takes its time from this move, at most half of it, and keeps its size.
+            let half = budget
+                .maximum
+                .map_or(TABLE_READY_TIME, |m| (m / 2).min(TABLE_READY_TIME));
+            self.ensure_tt(Instant::now() + half, LateTable::Lazy);
             None
         };
+        // The table the mate job takes along is let go early (above), so the solver's tables
+        // may count its memory as theirs.
+        let held_mb = kept.as_ref().map_or(0, |t| t.size_mb());
+        let threads = self.job_threads();
         let pos = self.position.clone();
         let worker_control = Arc::clone(&control);
         let is_mate = go.mate.is_some();
@@ -339,8 +469,13 @@ impl<W: Write> Controller<W> {
             let tx = self.events_tx.clone();
             // The mate solver has its own tables, sized like the search's (USI_Hash).
             let config = mate::MateConfig {
-                hash_mb: usize::try_from(self.options.hash_mb).unwrap_or(usize::MAX),
-                threads: self.options.threads as usize,
+                hash_mb: usize::try_from(hash_mb_allowed(
+                    self.options.hash_mb,
+                    TableMemory::of_this_machine(),
+                    held_mb,
+                ))
+                .unwrap_or(usize::MAX),
+                threads: threads as usize,
                 drop_chains: self.options.interposition_method == InterpositionMethod::Chains,
                 super_piece: self.options.mate_super_piece,
             };
@@ -368,7 +503,10 @@ impl<W: Write> Controller<W> {
                 nodes,
                 hold_answer: go.ponder || go.infinite,
             };
-            let settings = SearchSettings::from_options(&self.options);
+            let settings = SearchSettings {
+                threads,
+                ..SearchSettings::from_options(&self.options)
+            };
             let tt = self.tt.clone().unwrap_or_else(|| Arc::new(TranspositionTable::new(1)));
             let tx = self.events_tx.clone();
             let histories = Arc::clone(&self.histories);
@@ -465,6 +603,16 @@ impl<W: Write> Controller<W> {
             WorkerEvent::Search(SearchEvent::Info(id, info)) if Some(id) == current => {
                 self.emit(&info_message(&info));
                 self.last_info = Some(info);
+            }
+            WorkerEvent::Search(SearchEvent::ThreadsShort {
+                id,
+                asked,
+                started,
+                why,
+            }) if Some(id) == current => {
+                self.info_string(&format!(
+                    "Threads {asked}: only {started} search threads could be started ({why}); the search goes on with them"
+                ));
             }
             WorkerEvent::MateInfo(id, p) if Some(id) == current => {
                 self.emit(&mate_info_message(&p));
@@ -579,11 +727,19 @@ impl<W: Write> Controller<W> {
             self.info_string("bench is not available while searching");
             return;
         }
-        let depth = args
+        // The bench cannot be stopped (the controller waits for it): deeper or wider runs are
+        // for `soppo bench` on the command line.
+        let asked_depth: u32 = args
             .first()
             .and_then(|a| a.parse().ok())
             .unwrap_or(bench::DEFAULT_DEPTH);
-        let threads = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(1);
+        let asked_threads: u32 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(1);
+        let (depth, threads) = (asked_depth.clamp(1, bench::DEFAULT_DEPTH), asked_threads.clamp(1, 512));
+        if (depth, threads) != (asked_depth, asked_threads) {
+            self.info_string(&format!(
+                "bench {asked_depth} {asked_threads}: runs as bench {depth} {threads} (deeper or wider with `soppo bench` on the command line)"
+            ));
+        }
         let report = bench::run_with(depth, threads);
         for line in report.lines() {
             self.info_string(line);
@@ -591,16 +747,15 @@ impl<W: Write> Controller<W> {
     }
 }
 
-/// A bare `go` has no limit at all: it runs until `stop`, like `go infinite`.
-fn is_bare(go: &GoParams) -> bool {
-    go.btime.is_none()
-        && go.wtime.is_none()
-        && go.byoyomi.is_none()
-        && go.binc.is_none()
-        && go.winc.is_none()
-        && go.depth.is_none()
-        && go.nodes.is_none()
-        && go.movetime.is_none()
+/// What `USI_Hash` (MiB) may have on a machine with this memory limit, while the engine holds
+/// `held_mb` MiB of tables it lets go first (see [`crate::memory`]).
+fn hash_mb_allowed(asked: u64, limit: Option<TableMemory>, held_mb: u64) -> u64 {
+    limit.map_or(asked, |l| asked.min(l.usable_mb(held_mb))).max(1)
+}
+
+/// The cores that can share work while no search runs (at `isready`).
+fn idle_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
 }
 
 /// The `info` line of a mate search's progress report.

@@ -11,6 +11,7 @@ pub mod controller;
 pub mod eval;
 pub mod frontend;
 pub mod mate;
+pub mod memory;
 pub mod options;
 pub mod pages;
 pub mod search;

@@ -10,6 +10,8 @@
 //! huge-page hint; elsewhere it falls back to the global allocator's zeroed allocation.
 
 use std::ptr::NonNull;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
 
 /// Starts loading the cache line at `p` (a look-up soon to come). Any address will do: a
 /// prefetch is only a hint and never faults.
@@ -26,6 +28,13 @@ pub fn prefetch<T>(p: *const T) {
     let _ = p;
 }
 
+/// The system could not give a buffer of this size.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the system could not give {} MiB", .bytes >> 20)]
+pub struct AllocFailed {
+    pub bytes: usize,
+}
+
 /// Alignment every buffer has at least (a cache line).
 pub const ALIGN: usize = 64;
 
@@ -38,6 +47,8 @@ const _: () = assert!(align_of::<CacheLine>() == ALIGN);
 pub struct ZeroedPages {
     ptr: NonNull<u8>,
     len: usize,
+    /// The size allocated (`len` until [`ZeroedPages::truncate`]).
+    mapped: usize,
 }
 
 // SAFETY: the buffer is owned by this value alone (like a `Box<[u8]>`, which is `Send` and
@@ -49,18 +60,24 @@ unsafe impl Sync for ZeroedPages {}
 
 impl ZeroedPages {
     /// A buffer of `len` zero bytes (`len` may be 0: then nothing is allocated). Aborts through
-    /// [`std::alloc::handle_alloc_error`] when the memory cannot be had, as `Vec` does.
+    /// [`std::alloc::handle_alloc_error`] when the memory cannot be had, as `Vec` does: for
+    /// buffers of a fixed size only; a size a user chooses goes through
+    /// [`ZeroedPages::try_new`].
     pub fn new(len: usize) -> ZeroedPages {
+        ZeroedPages::try_new(len).unwrap_or_else(|_| std::alloc::handle_alloc_error(layout_of(len)))
+    }
+
+    /// A buffer of `len` zero bytes, or the error when the system cannot give them.
+    pub fn try_new(len: usize) -> Result<ZeroedPages, AllocFailed> {
         if len == 0 {
-            return ZeroedPages {
+            return Ok(ZeroedPages {
                 ptr: NonNull::<CacheLine>::dangling().cast(),
                 len,
-            };
+                mapped: len,
+            });
         }
-        ZeroedPages {
-            ptr: sys::allocate(len),
-            len,
-        }
+        let ptr = sys::allocate(len).ok_or(AllocFailed { bytes: len })?;
+        Ok(ZeroedPages { ptr, len, mapped: len })
     }
 
     /// Start of the buffer, aligned to [`ALIGN`]; valid for reads and writes of `len()` bytes.
@@ -83,44 +100,86 @@ impl ZeroedPages {
     /// budget of 160). Faulting fresh pages in is most of the cost (the kernel zeroes each
     /// one), and it is spread over the threads as YaneuraOu spreads its table clearing.
     pub fn zero(&mut self, threads: usize) {
+        self.zero_until(threads, None);
+    }
+
+    /// [`ZeroedPages::zero`], but no new [`PART`] is begun after `deadline`: returns how many
+    /// bytes from the start were zeroed (the whole buffer, or a prefix of whole parts, never
+    /// none of a non-empty buffer). Faulting fresh pages in can be far slower than memory
+    /// speed (on this project's virtual machines, a first touch of 16 GiB took 3 s once and
+    /// 24 s another time), and a `readyok` must not wait for it.
+    pub fn zero_until(&mut self, threads: usize, deadline: Option<Instant>) -> usize {
         if self.len == 0 {
-            return;
+            return 0;
         }
         // SAFETY: the buffer holds `len` initialised bytes owned here; `&mut self` makes this
         // borrow the only access while it lives.
         let bytes = unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) };
         // Below 64 MB a second thread costs more to start than it saves.
         let threads = if self.len < 64 << 20 { 1 } else { threads.clamp(1, 64) };
-        if threads == 1 {
-            bytes.fill(0);
-            return;
-        }
-        // The threads, this one included, take 16 MB parts until none is left, so a thread
-        // the system refuses (or a slow one) only leaves more parts to the others.
-        let parts = std::sync::Mutex::new(bytes.chunks_mut(16 << 20));
+        // The threads, this one included, take parts in order until none is left or time is
+        // up, so a thread the system refuses (or a slow one) only leaves more parts to the
+        // others, and the parts taken are always a prefix. Every part taken is finished.
+        let parts = std::sync::Mutex::new(bytes.chunks_mut(PART));
+        let taken = AtomicUsize::new(0);
         let work = || {
             loop {
-                let part = parts.lock().unwrap_or_else(std::sync::PoisonError::into_inner).next();
+                let part = {
+                    let mut parts = parts.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                    let late = deadline.is_some_and(|d| Instant::now() >= d);
+                    if late && taken.load(Ordering::Relaxed) > 0 {
+                        None
+                    } else {
+                        let part = parts.next();
+                        if part.is_some() {
+                            taken.fetch_add(1, Ordering::Relaxed);
+                        }
+                        part
+                    }
+                };
                 match part {
                     Some(part) => part.fill(0),
                     None => break,
                 }
             }
         };
-        std::thread::scope(|s| {
-            for _ in 1..threads {
-                let _ = std::thread::Builder::new().spawn_scoped(s, work);
-            }
+        if threads == 1 {
             work();
-        });
+        } else {
+            std::thread::scope(|s| {
+                for _ in 1..threads {
+                    let _ = std::thread::Builder::new().spawn_scoped(s, work);
+                }
+                work();
+            });
+        }
+        (taken.into_inner() * PART).min(self.len)
+    }
+
+    /// Gives back all but the first `len` bytes (a multiple of [`PART`], or the whole length).
+    pub fn truncate(&mut self, len: usize) {
+        if len >= self.len {
+            return;
+        }
+        debug_assert_eq!(len % PART, 0, "truncated at a part's boundary (page-aligned)");
+        // SAFETY: `ptr..ptr + self.len` is ours (from `allocate` of `self.mapped` bytes, of
+        // which `self.len` are still in use); the tail from `len` on is page-aligned and no
+        // longer reachable once `self.len` is lowered below.
+        unsafe { sys::release_tail(self.ptr, self.mapped, len) };
+        self.len = len;
     }
 }
 
+/// The unit of [`ZeroedPages::zero_until`] and [`ZeroedPages::truncate`]: 16 MiB, a multiple of
+/// every page size (huge pages included).
+pub const PART: usize = 16 << 20;
+
 impl Drop for ZeroedPages {
     fn drop(&mut self) {
-        if self.len != 0 {
-            // SAFETY: `ptr` came from `sys::allocate(self.len)` and is released once, here.
-            unsafe { sys::release(self.ptr, self.len) }
+        if self.mapped != 0 {
+            // SAFETY: `ptr` came from `sys::allocate(self.mapped)`; what `truncate` gave back
+            // is not released again (see `release`), the rest once, here.
+            unsafe { sys::release(self.ptr, self.mapped, self.len) }
         }
     }
 }
@@ -142,19 +201,42 @@ pub struct ZeroedSlice<T: Zeroable> {
 impl<T: Zeroable> ZeroedSlice<T> {
     const ALIGNED: () = assert!(ALIGN >= align_of::<T>(), "the pages' alignment covers T's");
 
+    /// `len` zero values; aborts when the memory cannot be had (see [`ZeroedPages::new`]).
     pub fn new(len: usize) -> ZeroedSlice<T> {
+        ZeroedSlice::try_new(len)
+            .unwrap_or_else(|e| std::alloc::handle_alloc_error(layout_of(e.bytes.min(isize::MAX as usize))))
+    }
+
+    /// `len` zero values, or the error when the system cannot give them.
+    pub fn try_new(len: usize) -> Result<ZeroedSlice<T>, AllocFailed> {
         let () = Self::ALIGNED;
-        let bytes = len.checked_mul(size_of::<T>()).expect("table size fits in memory");
-        ZeroedSlice {
-            pages: ZeroedPages::new(bytes),
+        let bytes = len
+            .checked_mul(size_of::<T>())
+            .ok_or(AllocFailed { bytes: usize::MAX })?;
+        Ok(ZeroedSlice {
+            pages: ZeroedPages::try_new(bytes)?,
             len,
             _values: std::marker::PhantomData,
-        }
+        })
     }
 
     /// Every value back to zero, on up to `threads` threads (see [`ZeroedPages::zero`]).
     pub fn zero(&mut self, threads: usize) {
         self.pages.zero(threads);
+    }
+
+    /// [`ZeroedPages::zero_until`]: how many values from the start were zeroed.
+    pub fn zero_until(&mut self, threads: usize, deadline: Option<Instant>) -> usize {
+        self.pages.zero_until(threads, deadline) / size_of::<T>()
+    }
+
+    /// Keeps the first `len` values, giving back the memory of the rest where the system
+    /// allows; `len` times the size of `T` must be a multiple of [`PART`].
+    pub fn truncate(&mut self, len: usize) {
+        if len < self.len {
+            self.pages.truncate(len * size_of::<T>());
+            self.len = len;
+        }
     }
 }
 
@@ -182,14 +264,15 @@ fn layout_of(len: usize) -> std::alloc::Layout {
 
 #[cfg(unix)]
 mod sys {
-    use super::{ALIGN, layout_of};
+    use super::ALIGN;
     use std::ptr::NonNull;
 
     /// Huge pages are worth asking for from this size up (one 2 MB page on x86-64).
     #[cfg(target_os = "linux")]
     const HUGE: usize = 2 << 20;
 
-    pub fn allocate(len: usize) -> NonNull<u8> {
+    /// A fresh zeroed mapping of `len` bytes, `None` when the system refuses it.
+    pub fn allocate(len: usize) -> Option<NonNull<u8>> {
         // SAFETY: an anonymous private mapping at an address of the kernel's choosing touches no
         // existing memory; the result is checked against MAP_FAILED before use.
         let p = unsafe {
@@ -203,7 +286,7 @@ mod sys {
             )
         };
         if p == libc::MAP_FAILED {
-            std::alloc::handle_alloc_error(layout_of(len));
+            return None;
         }
         #[cfg(target_os = "linux")]
         if len >= HUGE {
@@ -213,15 +296,32 @@ mod sys {
             unsafe { libc::madvise(p, len, libc::MADV_HUGEPAGE) };
         }
         debug_assert_eq!(p as usize % ALIGN, 0, "mappings are page-aligned");
-        NonNull::new(p.cast()).unwrap_or_else(|| std::alloc::handle_alloc_error(layout_of(len)))
+        NonNull::new(p.cast())
     }
 
+    /// Releases the first `len` bytes of a mapping of `mapped` bytes whose tail beyond `len`
+    /// was released by [`release_tail`] (or `len == mapped`).
+    ///
     /// # Safety
-    /// `ptr` and `len` must be a mapping from [`allocate`], not released before.
-    pub unsafe fn release(ptr: NonNull<u8>, len: usize) {
-        // SAFETY: by the caller's contract the range is one whole mapping of ours. A failure
-        // could only leak it, so the result is not needed.
+    /// `ptr` and `mapped` must be a mapping from [`allocate`], its first `len` bytes not
+    /// released before.
+    pub unsafe fn release(ptr: NonNull<u8>, _mapped: usize, len: usize) {
+        if len == 0 {
+            return;
+        }
+        // SAFETY: by the caller's contract the range is the part of one mapping of ours still
+        // mapped. A failure could only leak it, so the result is not needed.
         unsafe { libc::munmap(ptr.as_ptr().cast(), len) };
+    }
+
+    /// Releases the bytes from `len` to `mapped` of a mapping.
+    ///
+    /// # Safety
+    /// As for [`release`], with `len` page-aligned; the tail is not used afterwards.
+    pub unsafe fn release_tail(ptr: NonNull<u8>, mapped: usize, len: usize) {
+        // SAFETY: by the caller's contract the range is the tail of one mapping of ours, at a
+        // page boundary.
+        unsafe { libc::munmap(ptr.as_ptr().add(len).cast(), mapped - len) };
     }
 }
 
@@ -230,19 +330,25 @@ mod sys {
     use super::layout_of;
     use std::ptr::NonNull;
 
-    pub fn allocate(len: usize) -> NonNull<u8> {
-        let layout = layout_of(len);
+    /// A fresh zeroed block of `len` bytes, `None` when the allocator refuses it.
+    pub fn allocate(len: usize) -> Option<NonNull<u8>> {
+        let layout = std::alloc::Layout::from_size_align(len, super::ALIGN).ok()?;
         // SAFETY: `len` > 0 (checked by the caller), so the layout is not zero-sized.
-        let p = unsafe { std::alloc::alloc_zeroed(layout) };
-        NonNull::new(p).unwrap_or_else(|| std::alloc::handle_alloc_error(layout))
+        NonNull::new(unsafe { std::alloc::alloc_zeroed(layout) })
     }
 
     /// # Safety
-    /// `ptr` and `len` must come from [`allocate`], not released before.
-    pub unsafe fn release(ptr: NonNull<u8>, len: usize) {
+    /// `ptr` and `mapped` must come from [`allocate`], not released before.
+    pub unsafe fn release(ptr: NonNull<u8>, mapped: usize, _len: usize) {
         // SAFETY: by the caller's contract, allocated with exactly this layout.
-        unsafe { std::alloc::dealloc(ptr.as_ptr(), layout_of(len)) }
+        unsafe { std::alloc::dealloc(ptr.as_ptr(), layout_of(mapped)) }
     }
+
+    /// The allocator cannot give back part of a block: the tail stays until the whole goes.
+    ///
+    /// # Safety
+    /// Nothing to uphold; `unsafe` only to match the Unix version.
+    pub unsafe fn release_tail(_ptr: NonNull<u8>, _mapped: usize, _len: usize) {}
 }
 
 #[cfg(test)]
@@ -290,6 +396,37 @@ mod tests {
             let bytes = unsafe { std::slice::from_raw_parts(pages.as_ptr().as_ptr(), len) };
             assert!(len == 0 || bytes[len - 1] == 3);
         }
+    }
+
+    #[test]
+    fn a_size_the_system_cannot_give_is_an_error_not_an_abort() {
+        // Far beyond any machine's memory and address space.
+        let e = ZeroedPages::try_new(usize::MAX / 4)
+            .err()
+            .expect("no system maps a quarter of the address space");
+        assert_eq!(e.bytes, usize::MAX / 4);
+        assert!(ZeroedSlice::<Word>::try_new(usize::MAX / 4).is_err());
+        assert_eq!(ZeroedPages::try_new(4096).map(|p| p.len()), Ok(4096));
+    }
+
+    #[test]
+    fn zeroing_until_a_deadline_covers_a_prefix_of_whole_parts_and_truncating_keeps_it() {
+        let len = 6 * PART;
+        let mut pages = ZeroedPages::new(len);
+        // SAFETY: the buffer holds `len` initialised bytes, owned here.
+        unsafe { std::ptr::write_bytes(pages.as_ptr().as_ptr(), 0xA5, len) };
+        // A deadline already past: one part is still done, and the rest left as it was.
+        let done = pages.zero_until(2, Some(Instant::now()));
+        assert!(done >= PART && done.is_multiple_of(PART) && done < len, "{done}");
+        // SAFETY: as above.
+        let bytes = unsafe { std::slice::from_raw_parts(pages.as_ptr().as_ptr(), len) };
+        assert!(bytes[..done].iter().all(|&b| b == 0));
+        assert!(bytes[done..].iter().all(|&b| b == 0xA5));
+        pages.truncate(done);
+        assert_eq!(pages.len(), done);
+        assert_eq!(pages.zero_until(2, None), done);
+        let mut small = ZeroedPages::new(100);
+        assert_eq!(small.zero_until(1, Some(Instant::now())), 100);
     }
 
     struct Word(u64);

@@ -26,6 +26,13 @@ pub use crate::search::Budget as TimeBudget;
 /// arithmetic below stays far from overflow.
 const MAX_CLOCK_MS: u64 = 1_000_000_000;
 
+/// How long a bare `go` (no clock, no depth, node or time limit, neither `infinite` nor
+/// `ponder`) thinks. cshogi and ShogiArena send a bare `go` when a match has no time limits and
+/// then wait for `bestmove`, so it must end on its own; YaneuraOu answers one after about 100 ms,
+/// as if no time were left on the clock. A fixed tenth of a second gives a quick, sane move
+/// (several plies deep) and keeps such matches moving.
+pub const BARE_GO_TIME: Duration = Duration::from_millis(100);
+
 /// The budget for a `go` with the side to move `us` at game ply `ply`.
 pub fn budget(go: &GoParams, us: Color, ply: u32, opts: &Options) -> TimeBudget {
     if go.infinite {
@@ -52,8 +59,20 @@ pub fn budget(go: &GoParams, us: Color, ply: u32, opts: &Options) -> TimeBudget 
         Color::White => (go.wtime, go.winc),
     };
     if remaining.is_none() && go.byoyomi.is_none() && inc.is_none() {
-        // No clock at all (`go depth 5`, `go nodes N`, bare `go`): no time limit.
-        return TimeBudget::default();
+        let other_limit = go.depth.is_some() || go.nodes.is_some() || opts.depth_limit > 0 || opts.nodes_limit > 0;
+        if other_limit {
+            // No clock but a depth or node limit (`go depth 5`, `go nodes N`, or the
+            // `DepthLimit`/`NodesLimit` options): that limit alone ends the search.
+            return TimeBudget::default();
+        }
+        // A bare `go` (or a bare `go ponder`, from its `ponderhit` on).
+        return TimeBudget {
+            optimum: Some(BARE_GO_TIME),
+            maximum: Some(BARE_GO_TIME),
+            ponder_credit: false,
+            scalable: Duration::ZERO,
+            scalable_max: Duration::ZERO,
+        };
     }
     let remaining = ms(remaining);
     let byoyomi = ms(go.byoyomi);
@@ -275,12 +294,55 @@ mod tests {
     }
 
     #[test]
-    fn no_clock_means_no_limit() {
+    fn a_depth_or_node_limit_without_a_clock_means_no_time_limit() {
         let opts = Options::default();
-        assert_eq!(
-            budget(&GoParams::default(), Color::Black, 1, &opts),
-            TimeBudget::default()
-        );
+        for go in [
+            GoParams {
+                depth: Some(5),
+                ..GoParams::default()
+            },
+            GoParams {
+                nodes: Some(10_000),
+                ..GoParams::default()
+            },
+        ] {
+            assert_eq!(budget(&go, Color::Black, 1, &opts), TimeBudget::default(), "{go:?}");
+        }
+        for opts in [
+            Options {
+                depth_limit: 6,
+                ..Options::default()
+            },
+            Options {
+                nodes_limit: 50_000,
+                ..Options::default()
+            },
+        ] {
+            assert_eq!(
+                budget(&GoParams::default(), Color::Black, 1, &opts),
+                TimeBudget::default(),
+                "{opts:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_bare_go_thinks_briefly_and_movetime_keeps_the_lag_margin() {
+        let opts = Options::default();
+        for go in [
+            GoParams::default(),
+            GoParams {
+                ponder: true,
+                ..GoParams::default()
+            },
+        ] {
+            let b = budget(&go, Color::Black, 1, &opts);
+            assert_eq!(
+                (b.optimum, b.maximum),
+                (Some(BARE_GO_TIME), Some(BARE_GO_TIME)),
+                "{go:?}"
+            );
+        }
         let b = budget(
             &GoParams {
                 movetime: Some(Duration::from_secs(1)),

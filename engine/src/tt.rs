@@ -9,9 +9,10 @@
 //! Data word layout (low to high): move 16 bits, score 16 (i16), static evaluation 16 (i16),
 //! depth + 2 in 8, bound 2, generation 6.
 
-use crate::pages::{Zeroable, ZeroedSlice};
+use crate::pages::{AllocFailed, PART, Zeroable, ZeroedSlice};
 use soppo_core::Move;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
+use std::time::Instant;
 
 /// Whether a stored score is exact or a bound.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -68,16 +69,35 @@ impl std::fmt::Debug for TranspositionTable {
 }
 
 impl TranspositionTable {
-    /// A table of at most `mb` MiB (rounded down to a power of two clusters).
+    /// A table of at most `mb` MiB (rounded down to a power of two clusters). Aborts when the
+    /// memory cannot be had: for small fixed sizes; a size from `USI_Hash` goes through
+    /// [`TranspositionTable::try_new`].
     pub fn new(mb: u64) -> TranspositionTable {
-        let clusters = (mb.max(1) * 1024 * 1024 / (BYTES_PER_ENTRY * CLUSTER as u64)).max(1);
-        let clusters = 1usize << clusters.ilog2();
-        TranspositionTable {
-            clusters: ZeroedSlice::new(clusters),
+        TranspositionTable::try_new(mb).unwrap_or_else(|e| panic!("a {mb} MiB table: {e}"))
+    }
+
+    /// A table of at most `mb` MiB (rounded down to a power of two clusters), or the error
+    /// when the system cannot give it. Nothing is touched yet: the pages are mapped, not
+    /// resident, until [`TranspositionTable::clear_exclusive`] or the first searches.
+    pub fn try_new(mb: u64) -> Result<TranspositionTable, AllocFailed> {
+        let clusters = Self::clusters_for(mb);
+        Ok(TranspositionTable {
+            clusters: ZeroedSlice::try_new(clusters)?,
             mask: clusters - 1,
             generation: AtomicU8::new(0),
             dirty: AtomicBool::new(false),
-        }
+        })
+    }
+
+    fn clusters_for(mb: u64) -> usize {
+        let bytes = mb.clamp(1, 1 << 40).saturating_mul(1024 * 1024);
+        let clusters = (bytes / (BYTES_PER_ENTRY * CLUSTER as u64)).clamp(1, usize::MAX as u64 / 2);
+        1usize << clusters.ilog2()
+    }
+
+    /// The size in MiB of a table asked to be at most `mb` MiB (see [`TranspositionTable::new`]).
+    pub fn size_mb_for(mb: u64) -> u64 {
+        (Self::clusters_for(mb) as u64 * CLUSTER as u64 * BYTES_PER_ENTRY / (1024 * 1024)).max(1)
     }
 
     /// Size in MiB.
@@ -89,7 +109,7 @@ impl TranspositionTable {
     /// hold.
     pub fn clear(&self) {
         self.dirty.store(false, Ordering::Relaxed);
-        for w in self.clusters.iter().flat_map(|c| &c.0) {
+        for w in self.clusters[..=self.mask].iter().flat_map(|c| &c.0) {
             w.store(0, Ordering::Relaxed);
         }
         self.generation.store(0, Ordering::Relaxed);
@@ -102,6 +122,30 @@ impl TranspositionTable {
         *self.dirty.get_mut() = false;
         *self.generation.get_mut() = 0;
         self.clusters.zero(threads);
+    }
+
+    /// Makes a table fresh from [`TranspositionTable::try_new`] resident, on up to `threads`
+    /// threads, but begins nothing after `deadline`. Returns whether all of it is resident.
+    /// When it is not and `shrink` is set, the table shrinks to the largest power of two of
+    /// clusters already resident (the rest given back); otherwise the rest stays as the system
+    /// gave it, zero, to be faulted in by the searches.
+    pub fn make_resident_until(&mut self, threads: usize, deadline: Instant, shrink: bool) -> bool {
+        *self.dirty.get_mut() = false;
+        *self.generation.get_mut() = 0;
+        let done = self.clusters.zero_until(threads, Some(deadline));
+        if done > self.mask {
+            return true;
+        }
+        if !shrink {
+            return false;
+        }
+        let clusters = 1usize << done.max(1).ilog2();
+        // A power of two of 64-byte clusters of at least 16 MiB ends at a part's boundary.
+        if clusters * size_of::<Cluster>() >= PART {
+            self.clusters.truncate(clusters);
+        }
+        self.mask = clusters - 1;
+        false
     }
 
     /// Whether a search may have written since the table was made or last cleared (every

@@ -172,6 +172,7 @@ fn think(pos: &Position, tt: &TranspositionTable, settings: &SearchSettings, nod
             };
         }
         SearchEvent::Done(_, d, _) => decision = d,
+        SearchEvent::ThreadsShort { .. } => {}
     });
     (decision, score)
 }

@@ -96,6 +96,14 @@ pub enum Decision {
 #[derive(Clone, Debug)]
 pub enum SearchEvent {
     Info(u64, SearchInfo),
+    /// Fewer threads than `Threads` asked for could be started: the search goes on with
+    /// `started` (the main thread counted) and the system's reason for the first refusal.
+    ThreadsShort {
+        id: u64,
+        asked: usize,
+        started: usize,
+        why: String,
+    },
     Done(u64, Decision, Option<SearchInfo>),
 }
 
@@ -224,10 +232,12 @@ pub fn run_keeping(
     let main_table = tables.next().unwrap_or_else(History::new);
     let (decision, last) = std::thread::scope(|scope| {
         let mut helpers = Vec::new();
+        let mut refused = None;
         for (index, table) in (1..threads).zip(tables) {
             let shared = &shared;
             let p = pos.clone();
-            // Deep lines need deep stacks; a helper that cannot start is simply not there.
+            // Deep lines need deep stacks. A helper that cannot start is not there: the others
+            // search on, and the controller is told.
             let spawned = std::thread::Builder::new()
                 .name(format!("soppo-helper-{index}"))
                 .stack_size(64 << 20)
@@ -237,7 +247,20 @@ pub fn run_keeping(
                     s.iterate(&mut p, start, &mut |_| {});
                     s.hist
                 });
-            helpers.extend(spawned.ok());
+            match spawned {
+                Ok(h) => helpers.push(h),
+                Err(e) => {
+                    refused.get_or_insert(e);
+                }
+            }
+        }
+        if let Some(e) = refused {
+            report(SearchEvent::ThreadsShort {
+                id,
+                asked: threads,
+                started: helpers.len() + 1,
+                why: e.to_string(),
+            });
         }
         let mut main = Searcher::new(&shared, 0, main_table);
         let mut p = pos;

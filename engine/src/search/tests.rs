@@ -27,7 +27,7 @@ fn think(sfen: &str, depth: u32) -> Decision {
     assert_eq!(dones.len(), 1);
     match dones[0] {
         SearchEvent::Done(_, d, _) => d.clone(),
-        SearchEvent::Info(..) => unreachable!(),
+        _ => unreachable!(),
     }
 }
 
@@ -42,7 +42,7 @@ fn nodes_keeping(sfen: &str, depth: u32, threads: u32, histories: &Histories) ->
         .iter()
         .filter_map(|e| match e {
             SearchEvent::Info(_, i) => Some(i.nodes),
-            SearchEvent::Done(..) => None,
+            _ => None,
         })
         .max()
         .unwrap_or(0)
@@ -123,7 +123,7 @@ fn two_threads_answer_once_with_a_legal_move() {
         .iter()
         .filter_map(|e| match e {
             SearchEvent::Done(_, d, _) => Some(d),
-            SearchEvent::Info(..) => None,
+            _ => None,
         })
         .collect();
     assert_eq!(dones.len(), 1);
@@ -162,7 +162,7 @@ fn finds_a_mate_in_three_and_reports_it() {
         .rev()
         .find_map(|e| match e {
             SearchEvent::Info(_, i) => Some(i.clone()),
-            SearchEvent::Done(..) => None,
+            _ => None,
         })
         .unwrap();
     assert!(

@@ -190,7 +190,7 @@ unsafe impl Zeroable for Slot {}
 
 impl Table {
     pub fn new(hash_mb: usize) -> Table {
-        let bytes = hash_mb.max(1) << 20;
+        let bytes = hash_mb.max(1).saturating_mul(1 << 20);
         let max_clusters = (bytes / (size_of::<Slot>() * CLUSTER)).max(1);
         let mut t = Table {
             slots: ZeroedSlice::new(0),
@@ -210,7 +210,19 @@ impl Table {
         // prefix in use is ever touched, and growing needs no second buffer (a copy into a new
         // one would hold both, half as much again as the size asked for, at the last doubling).
         self.slots = ZeroedSlice::new(0);
-        self.slots = ZeroedSlice::new(self.max_clusters * CLUSTER);
+        // A size the system cannot map (more than it has, where the caller did not hold
+        // `USI_Hash` to the machine) gives a smaller table rather than an abort.
+        self.slots = loop {
+            match ZeroedSlice::try_new(self.max_clusters * CLUSTER) {
+                Ok(slots) => break slots,
+                Err(e) if self.max_clusters > 1 => {
+                    log::warn!("mate table: {e}; trying half");
+                    self.max_clusters /= 2;
+                }
+                // One cluster: a fixed size far below any system's refusal.
+                Err(_) => break ZeroedSlice::new(CLUSTER),
+            }
+        };
         let clusters = (FIRST_BYTES / (size_of::<Slot>() * CLUSTER)).clamp(1, self.max_clusters);
         self.clusters.store(clusters as u64, Ordering::Relaxed);
         self.full_at.store(self.full_at_for(clusters), Ordering::Relaxed);

@@ -79,7 +79,7 @@ pub(super) const INITIAL_TABLE_MB: usize = 4;
 impl Table {
     pub(super) fn new(megabytes: usize) -> Self {
         let per_mb = (1 << 20) / std::mem::size_of::<[[u64; 2]; 4]>();
-        let max_buckets = (megabytes.max(1) * per_mb).max(1);
+        let max_buckets = megabytes.max(1).saturating_mul(per_mb).max(1);
         let n = (INITIAL_TABLE_MB * per_mb).min(max_buckets);
         Table {
             buckets: vec![[[0; 2]; 4]; n],
@@ -90,7 +90,19 @@ impl Table {
 
     fn grow(&mut self) {
         let n = (self.buckets.len() * 2).min(self.max_buckets);
-        let old = std::mem::replace(&mut self.buckets, vec![[[0; 2]; 4]; n]);
+        // A size the system cannot give ends the growth (the table then replaces entries, which
+        // costs only time) rather than the engine.
+        let mut bigger = Vec::new();
+        if bigger.try_reserve_exact(n).is_err() {
+            log::warn!(
+                "exact mate table: {n} buckets could not be allocated; it stays at {}",
+                self.buckets.len()
+            );
+            self.max_buckets = self.buckets.len();
+            return;
+        }
+        bigger.resize(n, [[0; 2]; 4]);
+        let old = std::mem::replace(&mut self.buckets, bigger);
         self.used = 0;
         for raw in old.into_iter().flatten() {
             let slot = Slot::unpack(raw);
