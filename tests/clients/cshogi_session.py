@@ -1,7 +1,8 @@
 """A scripted USI session through cshogi.usi.Engine, the way cshogi-based tools drive engines.
 
-cshogi sends `go byoyomi N` without btime/wtime for byoyomi-only clocks, bare `gameover`,
-and blocks without a timeout on `bestmove`/`checkmate`: a watchdog turns a hang into a failure.
+cshogi sends `go byoyomi N` without btime/wtime for byoyomi-only clocks, a bare `go` for a
+match without time limits, bare `gameover`, and blocks without a timeout on
+`bestmove`/`checkmate`: a watchdog turns a hang into a failure.
 """
 
 import time
@@ -34,6 +35,7 @@ def run():
         (["7g7f", "3c3d"], dict(btime=1000, wtime=1000, byoyomi=500)),
         (["2g2f"], dict(btime=2000, wtime=2000, binc=100, winc=100)),
         (["2g2f", "8c8d"], dict(nodes=5000)),
+        (["2g2f", "8c8d", "2f2e"], dict()),  # a bare `go`: answered on its own, quickly
     ]
     for moves, go in cases:
         engine.position(moves)
@@ -41,6 +43,8 @@ def run():
         start = time.monotonic()
         bestmove, ponder = engine.go(listener=listener.listen(), **go)
         took = time.monotonic() - start
+        if not go:
+            check(took < 5, "a bare go took %.2f s" % took)
         board = common.board_at(None, moves)
         check(common.is_legal(board, bestmove), "go %s after %s: illegal bestmove %s" % (go, moves, bestmove))
         if ponder:

@@ -373,6 +373,9 @@ mod tests {
     }
 }
 
+/// Random and mutated GUI lines against the real binary (see the module).
+pub mod fuzz;
+
 /// Driving the real `soppo` binary over USI: building it once per test process, a session
 /// helper that checks every line the engine prints, and checks of its answers against the rules
 /// core.
@@ -720,6 +723,15 @@ pub mod engine {
             }
         }
 
+        /// Forgets all but the last `keep` transcript lines and every line received so far
+        /// (what [`Engine::count`] and [`Engine::received`] see), so that a long session does
+        /// not hold all it said.
+        pub fn forget(&mut self, keep: usize) {
+            let drop = self.transcript.len().saturating_sub(keep);
+            self.transcript.drain(..drop);
+            self.received.clear();
+        }
+
         /// The last `n` transcript lines, numbered.
         pub fn transcript_tail(&self, n: usize) -> String {
             let skip = self.transcript.len().saturating_sub(n);
@@ -770,7 +782,7 @@ pub mod engine {
     }
 
     /// How many transcript lines a failure prints: `$SOPPO_TRANSCRIPT_LINES`, default 80.
-    fn transcript_lines() -> usize {
+    pub fn transcript_lines() -> usize {
         std::env::var("SOPPO_TRANSCRIPT_LINES")
             .ok()
             .and_then(|s| s.parse().ok())

@@ -306,6 +306,47 @@ fn multipv_changes_between_searches() {
     e.quit(PROMPT);
 }
 
+/// Physical memory in MiB, where `/proc/meminfo` says (Linux).
+fn physical_mb() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
+}
+
+/// A `USI_Hash` the machine cannot hold (the advertised maximum, which aborted the engine, and
+/// 1.5 times physical memory, which starved the clock) is held to what fits, with an
+/// `info string`; `readyok` comes promptly and a `go byoyomi 300` after it answers in time.
+#[test]
+fn a_hash_beyond_the_machine_is_held_to_what_fits_and_keeps_the_clock() {
+    let mut sizes = vec![1_048_576];
+    sizes.extend(physical_mb().map(|mb| mb * 3 / 2));
+    let mut e = Engine::start();
+    let p = pos("startpos moves 7g7f 3c3d");
+    for mb in sizes {
+        e.send(&format!("setoption name USI_Hash value {mb}"));
+        let lines = e.sync();
+        let said = format!("USI_Hash {mb} MiB is more than this machine can hold");
+        e.check(lines.iter().any(|l| l.starts_with("info string ") && l.contains(&said)), || {
+            format!("no `info string {said} ...` before readyok: {lines:?}")
+        });
+        e.send("position startpos moves 7g7f 3c3d");
+        let sent = Instant::now();
+        e.send("go byoyomi 300");
+        // The engine stops at about 240 ms; the rest is room for a loaded machine.
+        let line = e.bestmove(Duration::from_secs(2));
+        check_answer(&e, &p, &line, &format!("go byoyomi 300 at USI_Hash {mb}"));
+        e.check(sent.elapsed() < Duration::from_secs(2), || {
+            format!("USI_Hash {mb}: go byoyomi 300 took {:?}", sent.elapsed())
+        });
+    }
+    // Still alive, and a size that fits is taken as asked, without a word.
+    e.send("setoption name USI_Hash value 16");
+    let lines = e.sync();
+    e.check(!lines.iter().any(|l| l.contains("USI_Hash")), || format!("{lines:?}"));
+    e.quit(PROMPT);
+}
+
 // ----- position ------------------------------------------------------------------------------
 
 #[test]
@@ -461,19 +502,53 @@ fn go_infinite_is_silent_until_stop_and_isready_does_not_stop_it() {
     e.send("stop");
     e.sync();
     e.check(e.bestmoves() == 1, || "a stop while idle produced a bestmove".into());
-    // `ponder`/`infinite` anywhere in the line; a bare `go` also waits for stop.
-    for go in ["go btime 1000 wtime 1000 byoyomi 1000 infinite", "go"] {
+    // `infinite` anywhere in the line.
+    let go = "go btime 1000 wtime 1000 byoyomi 1000 infinite";
+    let before = e.bestmoves();
+    e.send(go);
+    assert_silent(&mut e, go);
+    e.send("stop");
+    let line = e.bestmove(PROMPT);
+    check_answer(&e, &p, &line, go);
+    e.sync();
+    e.check(e.bestmoves() == before + 1, || {
+        format!("`{go}` + stop: not exactly one bestmove")
+    });
+    e.quit(PROMPT);
+}
+
+/// A bare `go` (cshogi's and ShogiArena's `go` for a match without time limits, which then
+/// wait for `bestmove`) ends on its own, quickly, as YaneuraOu's does; so do a bare `go ponder`
+/// after a bare `ponderhit`. `go infinite` (above) still waits for `stop`.
+#[test]
+fn a_bare_go_answers_on_its_own() {
+    let mut e = Engine::start();
+    for args in ["startpos", "startpos moves 7g7f 3c3d 2g2f"] {
+        let p = pos(args);
+        e.send(&format!("position {args}"));
         let before = e.bestmoves();
-        e.send(go);
-        assert_silent(&mut e, go);
-        e.send("stop");
-        let line = e.bestmove(PROMPT);
-        check_answer(&e, &p, &line, go);
+        let sent = Instant::now();
+        e.send("go");
+        // The engine thinks about 100 ms; two seconds leave room for a loaded machine.
+        let line = e.bestmove(Duration::from_secs(2));
+        let took = sent.elapsed();
+        check_answer(&e, &p, &line, "bare go");
+        e.check(took >= Duration::from_millis(50), || {
+            format!("a bare go answered after {took:?}: it should think, briefly")
+        });
         e.sync();
         e.check(e.bestmoves() == before + 1, || {
-            format!("`{go}` + stop: not exactly one bestmove")
+            "a bare go: not exactly one bestmove".into()
         });
     }
+    // A bare `go ponder` waits for the hit; a bare `ponderhit` then thinks as a bare `go`.
+    let p = pos("startpos moves 7g7f");
+    e.send("position startpos moves 7g7f");
+    e.send("go ponder");
+    assert_silent(&mut e, "bare go ponder");
+    e.send("ponderhit");
+    let line = e.bestmove(Duration::from_secs(2));
+    check_answer(&e, &p, &line, "bare go ponder + bare ponderhit");
     e.quit(PROMPT);
 }
 
