@@ -884,34 +884,6 @@ pub mod engine {
         }
     }
 
-    /// A small deterministic PRNG (splitmix64) for randomised sessions.
-    #[derive(Debug, Clone)]
-    pub struct Rng(u64);
-
-    impl Rng {
-        pub fn new(seed: u64) -> Rng {
-            Rng(seed)
-        }
-
-        pub fn next_u64(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        }
-
-        /// A value in `0..n` (`n > 0`).
-        pub fn below(&mut self, n: u64) -> u64 {
-            self.next_u64() % n
-        }
-
-        /// A random element of `items` (non-empty).
-        pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-            &items[self.below(items.len() as u64) as usize]
-        }
-    }
-
     /// The seed for a randomised test: `$SOPPO_TEST_SEED` when set, else from the clock. The
     /// caller prints it so that a failure can be replayed.
     pub fn test_seed() -> u64 {
