@@ -75,6 +75,13 @@ struct TsumeArgs {
     /// Time limit in milliseconds (none by default).
     #[arg(long, value_name = "N")]
     time_ms: Option<u64>,
+    #[command(flatten)]
+    solver: SolverArgs,
+}
+
+/// The mate solver's settings, as the engine's `Mate*` options and `USI_Hash` set them.
+#[derive(Debug, Args)]
+struct SolverArgs {
     /// Memory for the solver's tables in MB.
     #[arg(long, value_name = "MB", default_value_t = 256)]
     hash_mb: usize,
@@ -105,21 +112,8 @@ struct MateArgs {
     /// Skip problems stated as `nomate` / `nomate<=N`.
     #[arg(long)]
     skip_stated_nomate: bool,
-    /// Memory for the solver's tables in MB.
-    #[arg(long, value_name = "MB", default_value_t = 256)]
-    hash_mb: usize,
-    /// Threads: with 2 or more, df-pn runs beside the exact search from the start, and the
-    /// exact search's thread helps df-pn with long proofs.
-    #[arg(long, value_name = "N", default_value_t = 1)]
-    threads: usize,
-    /// df-pn tries every interposing drop side by side instead of in chains (an A/B switch,
-    /// like `setoption name MateInterposition value PerKind`).
-    #[arg(long)]
-    per_kind: bool,
-    /// The exact search tries each interposing kind on its own instead of one super piece
-    /// per square (an A/B switch, like `setoption name MateSuperPiece value false`).
-    #[arg(long)]
-    no_super_piece: bool,
+    #[command(flatten)]
+    solver: SolverArgs,
 }
 
 #[derive(Debug, Args)]
@@ -142,6 +136,17 @@ struct PerftArgs {
     max_nodes: Option<u64>,
 }
 
+impl SolverArgs {
+    fn config(&self) -> MateConfig {
+        MateConfig {
+            hash_mb: self.hash_mb,
+            threads: self.threads,
+            drop_chains: !self.per_kind,
+            super_piece: !self.no_super_piece,
+        }
+    }
+}
+
 fn exit_code(ok: bool) -> ExitCode {
     if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE }
 }
@@ -151,12 +156,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Tsume(args) => Ok(exit_code(tsume_cmd::run(
             &args.sfen,
             args.time_ms.map(Duration::from_millis),
-            &MateConfig {
-                hash_mb: args.hash_mb,
-                threads: args.threads,
-                drop_chains: !args.per_kind,
-                super_piece: !args.no_super_piece,
-            },
+            &args.solver.config(),
         )?)),
         Command::Mate(args) => {
             let summary = mate_cmd::run(
@@ -164,12 +164,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 Some(Duration::from_millis(args.time_ms)),
                 args.limit,
                 args.skip_stated_nomate,
-                &MateConfig {
-                    hash_mb: args.hash_mb,
-                    threads: args.threads,
-                    drop_chains: !args.per_kind,
-                    super_piece: !args.no_super_piece,
-                },
+                &args.solver.config(),
             )?;
             Ok(exit_code(summary.failed == 0))
         }
