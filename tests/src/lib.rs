@@ -377,7 +377,7 @@ mod tests {
 /// helper that checks every line the engine prints, and checks of its answers against the rules
 /// core.
 pub mod engine {
-    use soppo_core::{Position, STARTPOS_SFEN};
+    use soppo_core::Position;
     use soppo_engine::usi::{BestMove, CheckmateResult, EngineMessage, InfoAttr, parse_engine_line};
     use std::fmt::Write as _;
     use std::io::{BufRead, BufReader, Write};
@@ -802,18 +802,12 @@ pub mod engine {
     /// The position of the arguments of a USI `position` command (`startpos ...` or
     /// `sfen ...`), null moves (`pass`, `0000`) included, set up with the rules core.
     pub fn usi_position(args: &str) -> Result<Position, String> {
-        let tokens: Vec<&str> = args.split_whitespace().collect();
-        let moves_at = tokens.iter().position(|t| *t == "moves").unwrap_or(tokens.len());
-        let mut pos = match tokens.first() {
-            Some(&"startpos") if moves_at == 1 => Position::from_sfen(STARTPOS_SFEN).map_err(|e| e.to_string())?,
-            Some(&"sfen") => {
-                let sfen = tokens[1..moves_at].join(" ");
-                Position::from_sfen(&sfen).map_err(|e| format!("bad SFEN `{sfen}`: {e}"))?
-            }
-            _ => return Err(format!("not a position: `{args}`")),
-        };
-        for text in tokens.iter().skip(moves_at + 1) {
-            if matches!(*text, "pass" | "0000") {
+        if !matches!(args.split_whitespace().next(), Some("startpos" | "sfen")) {
+            return Err(format!("not a position: `{args}`"));
+        }
+        let (mut pos, moves) = crate::parse_usi_position(args)?;
+        for text in moves {
+            if matches!(text, "pass" | "0000") {
                 pos.do_null_move();
             } else {
                 play_checked(&mut pos, text)?;

@@ -227,16 +227,6 @@ mod naive {
         }
     }
 
-    const HAND_KINDS: [PieceKind; 7] = [
-        PieceKind::Pawn,
-        PieceKind::Lance,
-        PieceKind::Knight,
-        PieceKind::Silver,
-        PieceKind::Gold,
-        PieceKind::Bishop,
-        PieceKind::Rook,
-    ];
-
     fn promoted(kind: PieceKind) -> PieceKind {
         match kind {
             PieceKind::Pawn => PieceKind::ProPawn,
@@ -311,7 +301,7 @@ mod naive {
             }
             let mut hands = [[0u8; 8]; 2];
             for c in [Color::Black, Color::White] {
-                for k in HAND_KINDS {
+                for k in PieceKind::HAND {
                     hands[c as usize][k as usize] = pos.hand(c).count(k) as u8;
                 }
             }
@@ -417,7 +407,7 @@ mod naive {
                     }
                 }
             }
-            for kind in HAND_KINDS {
+            for kind in PieceKind::HAND {
                 if self.hands[us as usize][kind as usize] == 0 {
                     continue;
                 }
