@@ -12,9 +12,9 @@ ENGINE1 is the engine under test; every result is given from its side. An engine
 executable, or a command line in quotes ("/usr/games/fairy-stockfish"). Examples (from the repository root):
 
     S=target/release/soppo
-    O=/work/shared/data/games_lishogi500.tsv
-    python3 tools/scripts/match.py $S /usr/games/fairy-stockfish --games 4 --byoyomi 200 --openings-from $O --out /tmp/m-fsf
-    python3 tools/scripts/match.py $S /usr/games/gpsusi --games 2 --byoyomi 200 --openings-from $O --out /tmp/m-gps
+    O=../shared/data/games_lishogi500.tsv
+    python3 tools/scripts/match.py $S /usr/games/fairy-stockfish --games 4 --byoyomi 200 --openings-from $O --out target/m-fsf
+    python3 tools/scripts/match.py $S /usr/games/gpsusi --games 2 --byoyomi 200 --openings-from $O --out target/m-gps
     python3 tools/scripts/match.py $S $S --games 4 --nodes 20000 --options2 SoppoCut:Static --openings-from $O
 
 Openings: games are played in pairs. For each pair a game of the TSV file (first column
