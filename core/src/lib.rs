@@ -6,7 +6,8 @@
 //! - [`movegen`]: staged and legal generation, Bonanza-style check generation;
 //! - mate in one ([`Position::mate_in_one`]), repetition and entering-king declaration rules;
 //! - [`mate_eval`]: a static (search-free) estimate of a 3-ply mate;
-//! - [`perft`].
+//! - [`perft`];
+//! - [`rng`]: the small seeded generator of the Zobrist keys, the tools and the tests.
 
 pub mod attacks;
 pub mod bitboard;
@@ -18,6 +19,7 @@ pub mod mv;
 pub mod perft;
 pub mod position;
 pub mod repetition;
+pub mod rng;
 pub mod types;
 pub mod zobrist;
 

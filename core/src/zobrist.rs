@@ -5,15 +5,8 @@
 //! (count × per-kind key), so a hand change is one addition or subtraction and hands compare
 //! without rehashing. The full key combines both.
 
+use crate::rng::SplitMix64;
 use crate::types::{Color, Piece, PieceKind, Square};
-
-const fn splitmix(state: u64) -> (u64, u64) {
-    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (s, z ^ (z >> 31))
-}
 
 struct Tables {
     board: [[u64; 81]; 32],
@@ -27,15 +20,13 @@ const fn build() -> Tables {
         board: [[0; 81]; 32],
         hand: [[0; 8]; 2],
     };
-    let mut state = 0x50_70_70_6f_u64; // "Soppo"
+    let mut rng = SplitMix64::new(0x50_70_70_6f); // "Soppo"
     let mut p = 0;
     while p < 32 {
         let mut s = 0;
         while s < 81 {
-            let (ns, v) = splitmix(state);
-            state = ns;
             // Bit 0 is reserved for the side to move.
-            t.board[p][s] = v & !1;
+            t.board[p][s] = rng.next_u64() & !1;
             s += 1;
         }
         p += 1;
@@ -44,9 +35,7 @@ const fn build() -> Tables {
     while c < 2 {
         let mut k = 0;
         while k < 8 {
-            let (ns, v) = splitmix(state);
-            state = ns;
-            t.hand[c][k] = v & !1;
+            t.hand[c][k] = rng.next_u64() & !1;
             k += 1;
         }
         c += 1;

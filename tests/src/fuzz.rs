@@ -18,8 +18,9 @@
 //! an `isready` up to 3 s; the hash limits have their own tests). The short run is
 //! `tests/usi_fuzz.rs`; the long one the `usi-fuzz` binary of this package.
 
-use crate::engine::{Engine, PROMPT, Rng, check_bestmove, check_mate_line, parse_checkmate, transcript_lines};
+use crate::engine::{Engine, PROMPT, check_bestmove, check_mate_line, parse_checkmate, transcript_lines};
 use soppo_core::Position;
+use soppo_core::rng::SplitMix64 as Rng;
 use soppo_engine::controller::build_position;
 use soppo_engine::options::Options;
 use soppo_engine::usi::{CheckmateResult, GuiMessage, parse_gui_line_mending};

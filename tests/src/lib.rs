@@ -380,7 +380,7 @@ pub mod fuzz;
 /// helper that checks every line the engine prints, and checks of its answers against the rules
 /// core.
 pub mod engine {
-    use soppo_core::{Position, STARTPOS_SFEN};
+    use soppo_core::Position;
     use soppo_engine::usi::{BestMove, CheckmateResult, EngineMessage, InfoAttr, parse_engine_line};
     use std::fmt::Write as _;
     use std::io::{BufRead, BufReader, Write};
@@ -814,18 +814,12 @@ pub mod engine {
     /// The position of the arguments of a USI `position` command (`startpos ...` or
     /// `sfen ...`), null moves (`pass`, `0000`) included, set up with the rules core.
     pub fn usi_position(args: &str) -> Result<Position, String> {
-        let tokens: Vec<&str> = args.split_whitespace().collect();
-        let moves_at = tokens.iter().position(|t| *t == "moves").unwrap_or(tokens.len());
-        let mut pos = match tokens.first() {
-            Some(&"startpos") if moves_at == 1 => Position::from_sfen(STARTPOS_SFEN).map_err(|e| e.to_string())?,
-            Some(&"sfen") => {
-                let sfen = tokens[1..moves_at].join(" ");
-                Position::from_sfen(&sfen).map_err(|e| format!("bad SFEN `{sfen}`: {e}"))?
-            }
-            _ => return Err(format!("not a position: `{args}`")),
-        };
-        for text in tokens.iter().skip(moves_at + 1) {
-            if matches!(*text, "pass" | "0000") {
+        if !matches!(args.split_whitespace().next(), Some("startpos" | "sfen")) {
+            return Err(format!("not a position: `{args}`"));
+        }
+        let (mut pos, moves) = crate::parse_usi_position(args)?;
+        for text in moves {
+            if matches!(text, "pass" | "0000") {
                 pos.do_null_move();
             } else {
                 play_checked(&mut pos, text)?;
@@ -893,34 +887,6 @@ pub mod engine {
             Ok(())
         } else {
             Err(format!("the line ends in {} which is not checkmate", p.to_sfen()))
-        }
-    }
-
-    /// A small deterministic PRNG (splitmix64) for randomised sessions.
-    #[derive(Debug, Clone)]
-    pub struct Rng(u64);
-
-    impl Rng {
-        pub fn new(seed: u64) -> Rng {
-            Rng(seed)
-        }
-
-        pub fn next_u64(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        }
-
-        /// A value in `0..n` (`n > 0`).
-        pub fn below(&mut self, n: u64) -> u64 {
-            self.next_u64() % n
-        }
-
-        /// A random element of `items` (non-empty).
-        pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-            &items[self.below(items.len() as u64) as usize]
         }
     }
 

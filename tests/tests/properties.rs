@@ -9,6 +9,7 @@
 
 use proptest::prelude::*;
 use soppo_core::movegen::{self, MoveList};
+use soppo_core::rng::SplitMix64;
 use soppo_core::types::PieceKind;
 use soppo_core::{Bitboard, Color, Move, Position, Square};
 use std::collections::HashSet;
@@ -226,16 +227,6 @@ mod naive {
         }
     }
 
-    const HAND_KINDS: [PieceKind; 7] = [
-        PieceKind::Pawn,
-        PieceKind::Lance,
-        PieceKind::Knight,
-        PieceKind::Silver,
-        PieceKind::Gold,
-        PieceKind::Bishop,
-        PieceKind::Rook,
-    ];
-
     fn promoted(kind: PieceKind) -> PieceKind {
         match kind {
             PieceKind::Pawn => PieceKind::ProPawn,
@@ -310,7 +301,7 @@ mod naive {
             }
             let mut hands = [[0u8; 8]; 2];
             for c in [Color::Black, Color::White] {
-                for k in HAND_KINDS {
+                for k in PieceKind::HAND {
                     hands[c as usize][k as usize] = pos.hand(c).count(k) as u8;
                 }
             }
@@ -416,7 +407,7 @@ mod naive {
                     }
                 }
             }
-            for kind in HAND_KINDS {
+            for kind in PieceKind::HAND {
                 if self.hands[us as usize][kind as usize] == 0 {
                     continue;
                 }
@@ -1007,18 +998,6 @@ proptest! {
 
 // ----- coverage of the random games ----------------------------------------------------------
 
-/// A small deterministic generator for the coverage test (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u32 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 32) as u32
-    }
-}
-
 /// The random games do reach the situations the properties are about: checks, double
 /// checks, pins, pawn drops refused as mate, forced and optional promotions, mates in one.
 #[test]
@@ -1036,9 +1015,9 @@ fn random_games_cover_interesting_situations() {
         checkmate: u32,
     }
     let mut seen = Seen::default();
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = SplitMix64::new(0x9e37_79b9_7f4a_7c15);
     for game in 0..240 {
-        let choices: Vec<u32> = (0..120).map(|_| rng.next()).collect();
+        let choices: Vec<u32> = (0..120).map(|_| (rng.next_u64() >> 32) as u32).collect();
         walk(game % STARTS.len(), &choices, |pos, _| {
             seen.positions += 1;
             let us = pos.side_to_move();

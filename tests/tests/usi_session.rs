@@ -96,6 +96,22 @@ fn assert_silent(e: &mut Engine, what: &str) {
     );
 }
 
+/// Sends `go` (a held search: `go infinite`, `go ponder ...`), checks that it says nothing final
+/// while held, releases it with `release` (`stop`, `ponderhit`) and checks its one `bestmove`
+/// against `p`.
+fn held_then_released(e: &mut Engine, p: &Position, go: &str, release: &str, timeout: Duration) {
+    let before = e.bestmoves();
+    e.send(go);
+    assert_silent(e, go);
+    e.send(release);
+    let line = e.bestmove(timeout);
+    check_answer(e, p, &line, &format!("{go} + {release}"));
+    e.sync();
+    e.check(e.bestmoves() == before + 1, || {
+        format!("`{go}` + {release}: not exactly one bestmove")
+    });
+}
+
 fn has_info_string(lines: &[String]) -> bool {
     lines.iter().any(|l| l.starts_with("info string "))
 }
@@ -327,9 +343,10 @@ fn a_hash_beyond_the_machine_is_held_to_what_fits_and_keeps_the_clock() {
         e.send(&format!("setoption name USI_Hash value {mb}"));
         let lines = e.sync();
         let said = format!("USI_Hash {mb} MiB is more than this machine can hold");
-        e.check(lines.iter().any(|l| l.starts_with("info string ") && l.contains(&said)), || {
-            format!("no `info string {said} ...` before readyok: {lines:?}")
-        });
+        e.check(
+            lines.iter().any(|l| l.starts_with("info string ") && l.contains(&said)),
+            || format!("no `info string {said} ...` before readyok: {lines:?}"),
+        );
         e.send("position startpos moves 7g7f 3c3d");
         let sent = Instant::now();
         e.send("go byoyomi 300");
@@ -503,17 +520,13 @@ fn go_infinite_is_silent_until_stop_and_isready_does_not_stop_it() {
     e.sync();
     e.check(e.bestmoves() == 1, || "a stop while idle produced a bestmove".into());
     // `infinite` anywhere in the line.
-    let go = "go btime 1000 wtime 1000 byoyomi 1000 infinite";
-    let before = e.bestmoves();
-    e.send(go);
-    assert_silent(&mut e, go);
-    e.send("stop");
-    let line = e.bestmove(PROMPT);
-    check_answer(&e, &p, &line, go);
-    e.sync();
-    e.check(e.bestmoves() == before + 1, || {
-        format!("`{go}` + stop: not exactly one bestmove")
-    });
+    held_then_released(
+        &mut e,
+        &p,
+        "go btime 1000 wtime 1000 byoyomi 1000 infinite",
+        "stop",
+        PROMPT,
+    );
     e.quit(PROMPT);
 }
 
@@ -596,18 +609,8 @@ fn ponder_then_ponderhit_answers_once_after_the_hit() {
         "go ponder btime 2000 wtime 2000 binc 100 winc 100",
     ] {
         let args = "startpos moves 7g7f 3c3d 2g2f";
-        let p = pos(args);
         e.send(&format!("position {args}"));
-        let before = e.bestmoves();
-        e.send(go);
-        assert_silent(&mut e, go);
-        e.send("ponderhit");
-        let line = e.bestmove(SEARCH);
-        check_answer(&e, &p, &line, &format!("{go} + ponderhit"));
-        e.sync();
-        e.check(e.bestmoves() == before + 1, || {
-            format!("`{go}` + ponderhit: not exactly one bestmove")
-        });
+        held_then_released(&mut e, &pos(args), go, "ponderhit", SEARCH);
     }
     e.quit(PROMPT);
 }
@@ -634,15 +637,13 @@ fn ponder_then_stop_and_ponderhit_then_stop_answer_once() {
     let args = "startpos moves 7g7f 3c3d";
     let p = pos(args);
     e.send(&format!("position {args}"));
-    e.send("go ponder btime 60000 wtime 60000 byoyomi 10000");
-    assert_silent(&mut e, "go ponder");
-    e.send("stop");
-    let line = e.bestmove(PROMPT);
-    check_answer(&e, &p, &line, "go ponder + stop");
-    e.sync();
-    e.check(e.bestmoves() == 1, || {
-        "go ponder + stop: not exactly one bestmove".into()
-    });
+    held_then_released(
+        &mut e,
+        &p,
+        "go ponder btime 60000 wtime 60000 byoyomi 10000",
+        "stop",
+        PROMPT,
+    );
     // "Move now" in human games: ponderhit and stop back to back.
     e.send("go ponder btime 60000 wtime 60000 byoyomi 10000");
     e.send("ponderhit");

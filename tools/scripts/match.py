@@ -12,9 +12,9 @@ ENGINE1 is the engine under test; every result is given from its side. An engine
 executable, or a command line in quotes ("/usr/games/fairy-stockfish"). Examples (from the repository root):
 
     S=target/release/soppo
-    O=/work/shared/data/games_lishogi500.tsv
-    python3 tools/scripts/match.py $S /usr/games/fairy-stockfish --games 4 --byoyomi 200 --openings-from $O --out /tmp/m-fsf
-    python3 tools/scripts/match.py $S /usr/games/gpsusi --games 2 --byoyomi 200 --openings-from $O --out /tmp/m-gps
+    O=../shared/data/games_lishogi500.tsv
+    python3 tools/scripts/match.py $S /usr/games/fairy-stockfish --games 4 --byoyomi 200 --openings-from $O --out target/m-fsf
+    python3 tools/scripts/match.py $S /usr/games/gpsusi --games 2 --byoyomi 200 --openings-from $O --out target/m-gps
     python3 tools/scripts/match.py $S $S --games 4 --nodes 20000 --options2 SoppoCut:Static --openings-from $O
 
 Openings: games are played in pairs. For each pair a game of the TSV file (first column
@@ -29,7 +29,8 @@ position has already occurred four times are skipped (the next game of the file 
 engines are nondeterministic).
 
 Referee (our own loop; cshogi.usi.Engine and cshogi.cli block forever on a dead engine, so the
-engines are driven through a small reader-thread wrapper and judged with cshogi.Board):
+engines are driven through tools/scripts/usi_engine.py, where every wait has a deadline, and
+judged with cshogi.Board):
   * every bestmove is checked with Board.is_legal (illegal move or unparsable move: loss);
   * `bestmove resign`: loss; side to move with no legal move: loss (mate);
   * `bestmove win`: checked with Board.is_nyugyoku (CSA rule 27 points); false declaration: loss,
@@ -82,34 +83,23 @@ from __future__ import annotations
 import argparse
 import math
 import os
-import queue
 import random
-import shlex
-import shutil
 import signal
 import statistics
-import subprocess
 import sys
-import threading
 import time
 from dataclasses import dataclass, field
 
 import cshogi
 from cshogi import CSA
 
+from usi_engine import Engine, EngineDied, EngineTimeout, centipawns
+
 START_SFEN = cshogi.STARTING_SFEN
 
 
 # ---------------------------------------------------------------------------------------------
-# USI engine process
-
-
-class EngineDied(Exception):
-    """The engine closed its stdout (exited or crashed)."""
-
-
-class EngineTimeout(Exception):
-    """The engine did not answer in time."""
+# The engines of the match
 
 
 @dataclass
@@ -132,52 +122,25 @@ class EngineStats:
     restarts: int = 0
 
 
-class UsiEngine:
-    """One USI engine process, read by a thread so that every wait has a deadline."""
+class UsiEngine(Engine):
+    """An engine of the match (tools/scripts/usi_engine.py drives the process): its statistics,
+    the default options of its kind, its node limit and pondering."""
 
     def __init__(self, cmd, name, options, nodes, log, stderr_path):
-        self.cmd = cmd
-        self.label = name  # our name for it (may be None until `id name` is read)
+        super().__init__(cmd, name, log, stderr_path)
         self.user_options = options
         self.nodes = nodes
-        self.log = log
-        self.stderr_path = stderr_path
         self.stats = EngineStats()
-        self.proc = None
-        self.id_name = None
-        self.declared = {}
         self.kind = "generic"
         self.ponder = False  # --ponder: USI_Ponder on, and `go ponder` on its predicted reply
         self.swap_clocks = False  # see start()
 
-    # -- process ------------------------------------------------------------------------------
-
     def start(self, timeout):
-        stderr = open(self.stderr_path, "ab")
-        self.proc = subprocess.Popen(
-            self.cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
-            text=True, encoding="utf-8", errors="replace", bufsize=1,
-            cwd=os.path.dirname(self.cmd[0]) or None,
-        )
-        stderr.close()
-        self.lines = queue.Queue()
-        threading.Thread(target=self._reader, args=(self.proc, self.lines), daemon=True).start()
-        self.send("usi")
-        self.declared = {}
-        for line in self.read_until("usiok", timeout):
-            if line.startswith("id name "):
-                self.id_name = line[8:].strip()
-            elif line.startswith("option name "):
-                words = line.split()
-                # The option name may contain spaces ("Move Overhead"): up to ` type `.
-                name = " ".join(words[2:words.index("type")]) if "type" in words else words[2]
-                self.declared[name] = line
+        super().start(timeout)
         low = (self.id_name or "").lower()
         self.kind = ("soppo" if low.startswith("soppo") else
                      "fairy" if "fairy-stockfish" in low else
                      "gps" if "gpsshogi" in low else "generic")
-        if self.label is None:
-            self.label = (self.id_name or os.path.basename(self.cmd[0])).split()[0]
         # Fairy-Stockfish before 13 reads USI's `btime` as gote's clock and `wtime` as sente's
         # (chess colours; its issue #269, fixed in March 2021): given its opponent's clock it
         # loses on time whenever it has less left. Debian's 11.1 has the bug, so it gets the
@@ -190,7 +153,7 @@ class UsiEngine:
                 pass
         for k, v in self._options().items():
             if k in self.declared:
-                self.send("setoption name %s value %s" % (k, v))
+                self.set_option(k, v)
             elif k in self.user_options:
                 warn("%s does not declare option %s; not sent" % (self.label, k))
         self.isready(timeout)
@@ -212,98 +175,13 @@ class UsiEngine:
     def supports_nodes(self):
         return "NodesLimit" in self.declared or self.kind in ("soppo", "fairy")
 
-    @staticmethod
-    def _reader(proc, lines):
-        for line in proc.stdout:
-            lines.put(line.rstrip("\r\n"))
-        lines.put(None)
-
-    def alive(self):
-        return self.proc is not None and self.proc.poll() is None
-
-    def kill(self):
-        if self.proc is None:
-            return
-        try:
-            self.proc.kill()
-            self.proc.wait(timeout=5)
-        except Exception:
-            pass
-        self.proc = None
-
-    def quit(self):
-        if self.proc is None:
-            return
-        try:
-            self.send("quit")
-            self.proc.wait(timeout=5)
-        except Exception:
-            self.kill()
-        self.proc = None
-
     def restart(self, timeout):
         self.kill()
         self.stats.restarts += 1
         self.start(timeout)
 
-    # -- protocol -----------------------------------------------------------------------------
-
-    def send(self, text):
-        if self.log:
-            self.log.write("%.3f %s< %s\n" % (time.monotonic(), self.label, text))
-        try:
-            self.proc.stdin.write(text + "\n")
-            self.proc.stdin.flush()
-        except (BrokenPipeError, OSError, ValueError, AttributeError):
-            raise EngineDied()
-
-    def readline(self, deadline):
-        """The next line, EngineTimeout after `deadline` (monotonic), EngineDied on EOF."""
-        try:
-            line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
-        except queue.Empty:
-            raise EngineTimeout()
-        if line is None:
-            self.lines.put(None)  # keep reporting EOF
-            raise EngineDied()
-        if self.log:
-            self.log.write("%.3f %s> %s\n" % (time.monotonic(), self.label, line))
-        return line
-
-    def read_until(self, token, timeout):
-        deadline = time.monotonic() + timeout
-        out = []
-        while True:
-            line = self.readline(deadline)
-            out.append(line)
-            if line.split()[:1] == [token]:
-                return out
-
     def isready(self, timeout):
-        start = time.monotonic()
-        self.send("isready")
-        self.read_until("readyok", timeout)
-        self.stats.isready_ms.append((time.monotonic() - start) * 1000)
-
-    def go(self, position, go_cmd, deadline):
-        """Send position + go; return (bestmove, ponder move or None, elapsed_ms, last_score_info)."""
-        self.send(position)
-        start = time.monotonic()
-        self.send(go_cmd)
-        return self._answer(start, deadline)
-
-    def _answer(self, start, deadline):
-        score = None
-        while True:
-            line = self.readline(deadline)
-            if line.startswith("info") and " score " in line:
-                words = line.split()
-                i = words.index("score")
-                score = " ".join(words[i + 1:i + 3])
-            elif line.startswith("bestmove"):
-                words = line.split()
-                ponder = words[3] if len(words) > 3 and words[2] == "ponder" else None
-                return (words[1] if len(words) > 1 else ""), ponder, (time.monotonic() - start) * 1000, score
+        self.stats.isready_ms.append(super().isready(timeout))
 
     def start_ponder(self, position, go_cmd):
         """`position` (with the predicted reply) and `go ponder ...`; the answer is read later."""
@@ -324,7 +202,7 @@ class UsiEngine:
         """`ponderhit`: the clock starts now; returns what `go` returns."""
         start = time.monotonic()
         self.send("ponderhit")
-        return self._answer(start, deadline)
+        return self.answer(start, deadline)
 
     def drain_after_stop(self, grace):
         """After a time-out: `stop`, then wait up to `grace` s for the late bestmove."""
@@ -348,41 +226,21 @@ class Judge:
 
     def __init__(self, cmd, nodes):
         self.nodes = nodes
-        self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.DEVNULL, text=True, bufsize=1)
-        self._send("usi")
-        self._until("usiok")
-        self._send("isready")
-        self._until("readyok")
-
-    def _send(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-
-    def _until(self, word):
-        last_score = None
-        for line in self.p.stdout:
-            parts = line.split()
-            if "score" in parts:
-                i = parts.index("score")
-                kind, value = parts[i + 1], int(parts[i + 2])
-                last_score = value if kind == "cp" else (30000 if value >= 0 else -30000)
-            if parts and parts[0] == word:
-                return last_score
-        raise RuntimeError("the judge engine exited")
+        self.engine = Engine(cmd)
+        self.engine.start(timeout=None)
+        self.engine.isready(timeout=None)
 
     def score(self, moves):
-        """The judge's score of the position after `moves`, for the side to move."""
-        self._send("position startpos moves " + " ".join(moves))
-        self._send("go nodes %d" % self.nodes)
-        return self._until("bestmove")
+        """The judge's score of the position after `moves`, for the side to move (a mate as
+        ±30000; None if it gave none)."""
+        try:
+            _, _, _, score = self.engine.go("position startpos moves " + " ".join(moves), "go nodes %d" % self.nodes)
+        except EngineDied:
+            raise RuntimeError("the judge engine exited")
+        return centipawns(score)
 
     def close(self):
-        try:
-            self._send("quit")
-            self.p.wait(timeout=5)
-        except (OSError, subprocess.TimeoutExpired):
-            self.p.kill()
+        self.engine.quit()
 
 
 def opening_list(path, count, ply_range, seed, judge=None, balanced=None):
@@ -738,13 +596,9 @@ def main(argv=None):
     engines = []
     for i, (cmd, opts, name) in enumerate(
             [(args.engine1, args.options1, args.name1), (args.engine2, args.options2, args.name2)], 1):
-        words = shlex.split(cmd)
-        # A bare name is looked up in PATH and /usr/games (Debian puts gpsusi, fairy-stockfish there).
-        found = words[0] if os.sep in words[0] else shutil.which(
-            words[0], path=os.environ.get("PATH", "") + os.pathsep + "/usr/games")
-        words[0] = os.path.abspath(found or words[0])
         nodes = args.nodes2 if i == 2 and args.nodes and args.nodes2 else args.nodes
-        e = UsiEngine(words, name, parse_options(opts), nodes, log,
+        # A bare name is looked up in PATH and /usr/games (usi_engine.command).
+        e = UsiEngine(cmd, name, parse_options(opts), nodes, log,
                       os.path.join(out, "engine%d.stderr.log" % i))
         e.ponder = args.ponder in (str(i), "both")
         try:
@@ -775,9 +629,7 @@ def main(argv=None):
 
     judge = None
     if args.balanced is not None:
-        judge = Judge(shlex.split(args.judge) if os.sep in args.judge else
-                      [shutil.which(args.judge, path=os.environ.get("PATH", "") + os.pathsep + "/usr/games")
-                       or args.judge], args.judge_nodes)
+        judge = Judge(args.judge, args.judge_nodes)
     openings = opening_list(args.openings_from, (args.games + 1) // 2, args.plies, args.seed,
                             judge, args.balanced)
     if judge is not None:

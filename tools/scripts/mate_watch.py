@@ -7,14 +7,18 @@ from /proc while it solves; Linux only).
 Usage:
     python3 tools/scripts/mate_watch.py BINARY "SFEN" [--ms 60000] [--threads 2] [--hash 1024]
 
-Example (Microcosmos, docs/BENCHMARKS.md, session 37):
+Example (Microcosmos, as docs/BENCHMARKS.md measures it):
     python3 tools/scripts/mate_watch.py target/release/soppo \\
         'g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/4+P1P1L/+B5G1g b - 1'
 """
 import argparse
-import subprocess
 import threading
 import time
+
+from usi_engine import Engine, EngineDied, EngineTimeout
+
+# Time past the `go mate` limit that the answer may take before the engine is given up on.
+GRACE_S = 30.0
 
 
 def rss_kb(pid):
@@ -37,27 +41,12 @@ def main():
     ap.add_argument("--hash", type=int, default=1024, help="USI_Hash in MB (default 1024)")
     a = ap.parse_args()
 
-    p = subprocess.Popen([a.binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-
-    def send(s):
-        p.stdin.write(s + "\n")
-        p.stdin.flush()
-
-    def wait_for(prefix):
-        while True:
-            line = p.stdout.readline()
-            if not line:
-                raise SystemExit(f"the engine exited before `{prefix}`")
-            if line.startswith(prefix):
-                return line
-
-    send("usi")
-    wait_for("usiok")
-    send(f"setoption name Threads value {a.threads}")
-    send(f"setoption name USI_Hash value {a.hash}")
-    send("isready")
-    wait_for("readyok")
-    send("position sfen " + a.sfen)
+    engine = Engine(a.binary)
+    engine.start()
+    engine.set_option("Threads", a.threads)
+    engine.set_option("USI_Hash", a.hash)
+    engine.isready()
+    engine.send("position sfen " + a.sfen)
 
     peak = [0, 0]  # while solving; from the first second on
     solving = threading.Event()
@@ -65,21 +54,23 @@ def main():
 
     def sample():
         while solving.is_set():
-            rss = rss_kb(p.pid)
+            rss = rss_kb(engine.pid)
             peak[0] = max(peak[0], rss)
             if time.time() - start >= 1.0:
                 peak[1] = max(peak[1], rss)
             time.sleep(0.2)
 
     start = time.time()
-    send(f"go mate {a.ms}")
+    engine.send(f"go mate {a.ms}")
     sampler = threading.Thread(target=sample)
     sampler.start()
     shown = []  # (seconds, plies) for each new line length
     answer = None
+    deadline = time.monotonic() + a.ms / 1000 + GRACE_S
     while answer is None:
-        line = p.stdout.readline()
-        if not line:
+        try:
+            line = engine.readline(deadline)
+        except (EngineDied, EngineTimeout):
             break
         words = line.split()
         if words[:1] == ["info"] and "pv" in words:
@@ -93,8 +84,7 @@ def main():
     elapsed = time.time() - start
     solving.clear()
     sampler.join()
-    send("quit")
-    p.wait()
+    engine.quit()
 
     print("lines shown (s: plies):", "; ".join(f"{t:.2f}: {n}" for t, n in shown))
     if answer is None:

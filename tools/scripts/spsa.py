@@ -32,15 +32,20 @@ import subprocess
 import sys
 import threading
 
+from usi_engine import Engine
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 MATCH = os.path.join(HERE, "match.py")
 ALPHA, GAMMA = 0.602, 0.101
 
 
 def declared_tunables(engine):
-    out = subprocess.run([engine], input="usi\nquit\n", capture_output=True, text=True, timeout=30).stdout
+    """(name, default, min, max) of every `Tune_` spin option the engine declares."""
+    e = Engine(engine)
+    e.start(timeout=30)
+    e.quit()
     specs = []
-    for line in out.splitlines():
+    for line in e.declared.values():
         m = re.match(r"option name Tune_(\S+) type spin default (-?\d+) min (-?\d+) max (-?\d+)", line)
         if m:
             specs.append((m.group(1), int(m.group(2)), int(m.group(3)), int(m.group(4))))

@@ -2,11 +2,11 @@
 //! (plain SFEN lines, or the `sfen<TAB>length<TAB>solution<TAB>note` files of the shared data).
 
 use crate::perft_cmd::parse_position;
-use anyhow::{Context, Result};
-use indicatif::{ProgressBar, ProgressStyle};
+use anyhow::Result;
 use soppo_core::{Move, Position};
 use soppo_engine::mate::{MateConfig, MateProgress, solve_with};
 use soppo_engine::search::SearchControl;
+use soppo_train::{progress, tsv};
 use std::fmt;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -69,6 +69,20 @@ pub fn verify_shortest(pos: &Position, line: &[Move]) -> std::result::Result<(),
 /// but useless interpositions (which the line leaves out, as a tsume answer does).
 pub fn verify_mating_line(pos: &Position, line: &[Move]) -> std::result::Result<(), String> {
     soppo_engine::mate::verify::verify_moves_and_mate(pos, line).map_err(|e| e.to_string())
+}
+
+/// Checks the line of a solver's answer as its kind promises it ([`verify_mate`],
+/// [`verify_shortest`], [`verify_mating_line`]); an answer without a line passes.
+///
+/// # Errors
+/// Why the line is not what its kind promises.
+pub fn verify_outcome(pos: &Position, outcome: &Outcome) -> std::result::Result<(), String> {
+    match outcome {
+        Outcome::Mate(line) => verify_mate(pos, line),
+        Outcome::Shortest(line) => verify_shortest(pos, line),
+        Outcome::Proven(line) => verify_mating_line(pos, line),
+        Outcome::NoMate | Outcome::Timeout => Ok(()),
+    }
 }
 
 /// The length column of a problem.
@@ -163,40 +177,19 @@ pub struct Problem {
 /// Reads the problems of a file (tab-separated rows or plain SFEN lines), skipping blank
 /// lines and `#` comments. Unreadable length columns are reported with their line number.
 pub fn parse_problems(text: &str) -> Vec<std::result::Result<Problem, BadRow>> {
-    let mut out = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let line = i + 1;
-        let trimmed = raw.trim();
-        if trimmed.is_empty() || trimmed.starts_with('#') {
-            continue;
-        }
-        if raw.contains('\t') {
-            let cols: Vec<&str> = raw.split('\t').map(str::trim).collect();
-            let stated = match cols.get(1).filter(|c| !c.is_empty()) {
+    tsv::rows(text)
+        .map(|row| {
+            let (line, sfen) = (row.line, row.first().to_string());
+            let stated = match row.get(1).filter(|c| !c.is_empty()) {
                 None => Ok(Stated::Unstated),
-                Some(c) => Stated::parse(c).map(|s| s.with_note(cols.get(3).copied().unwrap_or(""))),
+                Some(c) => Stated::parse(c).map(|s| s.with_note(row.get(3).unwrap_or(""))),
             };
-            out.push(match stated {
-                Ok(stated) => Ok(Problem {
-                    line,
-                    sfen: cols[0].to_string(),
-                    stated,
-                }),
-                Err(why) => Err(BadRow {
-                    line,
-                    sfen: cols[0].to_string(),
-                    why,
-                }),
-            });
-        } else {
-            out.push(Ok(Problem {
-                line,
-                sfen: trimmed.to_string(),
-                stated: Stated::Unstated,
-            }));
-        }
-    }
-    out
+            match stated {
+                Ok(stated) => Ok(Problem { line, sfen, stated }),
+                Err(why) => Err(BadRow { line, sfen, why }),
+            }
+        })
+        .collect()
 }
 
 /// What the solver answered, for the report.
@@ -290,7 +283,7 @@ pub fn run(
     skip_nomate: bool,
     config: &MateConfig,
 ) -> Result<Summary> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = tsv::read(path)?;
     let mut problems = parse_problems(&text);
     if skip_nomate {
         problems.retain(|p| !matches!(p, Ok(p) if p.stated.is_nomate()));
@@ -298,11 +291,7 @@ pub fn run(
     if let Some(n) = limit {
         problems.truncate(n);
     }
-    let bar = ProgressBar::new(problems.len() as u64);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} {elapsed_precise} {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
+    let bar = progress::with_template(problems.len() as u64, "{bar:40} {pos}/{len} {elapsed_precise} {msg}");
     let mut summary = Summary::default();
     let mut mismatches = Vec::new();
     let mut unreferenced = Vec::new();
@@ -340,24 +329,16 @@ pub fn run(
                                 p.stated
                             );
                         });
-                        match r.outcome {
-                            Outcome::Mate(mv) => match verify_mate(&pos, &mv) {
-                                Ok(()) => {
-                                    solved += 1;
-                                    Got::Mate(mv.len() as u32)
-                                }
-                                Err(why) => Got::BadMate(why),
-                            },
-                            Outcome::Shortest(mv) => match verify_shortest(&pos, &mv) {
-                                Ok(()) => Got::Shortest(mv.len() as u32),
-                                Err(why) => Got::BadMate(why),
-                            },
-                            Outcome::Proven(mv) => match verify_mating_line(&pos, &mv) {
-                                Ok(()) => Got::Proven(mv.len() as u32),
-                                Err(why) => Got::BadMate(why),
-                            },
-                            Outcome::NoMate => Got::NoMate,
-                            Outcome::Timeout => Got::Timeout,
+                        match (verify_outcome(&pos, &r.outcome), r.outcome) {
+                            (Err(why), _) => Got::BadMate(why),
+                            (Ok(()), Outcome::Mate(mv)) => {
+                                solved += 1;
+                                Got::Mate(mv.len() as u32)
+                            }
+                            (Ok(()), Outcome::Shortest(mv)) => Got::Shortest(mv.len() as u32),
+                            (Ok(()), Outcome::Proven(mv)) => Got::Proven(mv.len() as u32),
+                            (Ok(()), Outcome::NoMate) => Got::NoMate,
+                            (Ok(()), Outcome::Timeout) => Got::Timeout,
                         }
                     }
                 };

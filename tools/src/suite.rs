@@ -2,8 +2,8 @@
 
 use crate::perft_cmd::{mnps, parse_position};
 use anyhow::{Context, Result, bail};
-use indicatif::{ProgressBar, ProgressStyle};
 use soppo_core::perft::perft;
+use soppo_train::{progress, tsv};
 use std::path::Path;
 use std::time::Instant;
 
@@ -22,43 +22,29 @@ pub type Parsed = std::result::Result<Row, (usize, String)>;
 
 /// Splits a suite file into rows, skipping blank lines and `#` comments.
 pub fn parse_suite(text: &str) -> Vec<Parsed> {
-    let mut out = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let line = i + 1;
-        let trimmed = raw.trim();
-        if trimmed.is_empty() || trimmed.starts_with('#') {
-            continue;
-        }
-        let cols: Vec<&str> = raw.split('\t').map(str::trim).collect();
-        if cols.len() < 3 {
-            out.push(Err((
+    tsv::rows(text)
+        .map(|row| {
+            let (line, cols) = (row.line, &row.cols);
+            if cols.len() < 3 {
+                return Err((
+                    line,
+                    format!("expected sfen<TAB>depth<TAB>nodes, found {} column(s)", cols.len()),
+                ));
+            }
+            let depth = cols[1]
+                .parse::<u32>()
+                .map_err(|e| (line, format!("bad depth `{}`: {e}", cols[1])))?;
+            let nodes = cols[2]
+                .parse::<u64>()
+                .map_err(|e| (line, format!("bad node count `{}`: {e}", cols[2])))?;
+            Ok(Row {
                 line,
-                format!("expected sfen<TAB>depth<TAB>nodes, found {} column(s)", cols.len()),
-            )));
-            continue;
-        }
-        let depth = match cols[1].parse::<u32>() {
-            Ok(d) => d,
-            Err(e) => {
-                out.push(Err((line, format!("bad depth `{}`: {e}", cols[1]))));
-                continue;
-            }
-        };
-        let nodes = match cols[2].parse::<u64>() {
-            Ok(n) => n,
-            Err(e) => {
-                out.push(Err((line, format!("bad node count `{}`: {e}", cols[2]))));
-                continue;
-            }
-        };
-        out.push(Ok(Row {
-            line,
-            sfen: cols[0].to_string(),
-            depth,
-            nodes,
-        }));
-    }
-    out
+                sfen: cols[0].to_string(),
+                depth,
+                nodes,
+            })
+        })
+        .collect()
 }
 
 /// Totals of a suite run.
@@ -91,10 +77,9 @@ pub fn run_suite(path: &Path, max_nodes: Option<u64>) -> Result<Summary> {
         .map(|r| r.as_ref().map_or(1, |row| row.nodes.max(1)))
         .sum();
 
-    let pb = ProgressBar::new(work);
-    pb.set_style(
-        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {wide_bar} {percent:>3}% eta {eta} {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    let pb = progress::with_template(
+        work,
+        "{spinner} [{elapsed_precise}] {wide_bar} {percent:>3}% eta {eta} {msg}",
     );
     let start = Instant::now();
     let mut searched: u64 = 0;

@@ -2,7 +2,7 @@
 //! Japanese notation.
 
 use crate::kif;
-use crate::mate_cmd::{Outcome, SolveResult, millis, solve_position, verify_mate, verify_mating_line, verify_shortest};
+use crate::mate_cmd::{Outcome, SolveResult, millis, solve_position, verify_outcome};
 use crate::perft_cmd::parse_position;
 use anyhow::Result;
 use soppo_core::Move;
@@ -18,49 +18,41 @@ pub fn run(sfen: &str, time_limit: Option<Duration>, config: &MateConfig) -> Res
         elapsed,
     } = solve_position(&pos, time_limit, config);
     let ms = millis(elapsed);
-    match outcome {
+    let verified = verify_outcome(&pos, &outcome);
+    let (line, what) = match outcome {
         Outcome::Mate(line) => {
             println!("mate in {} ({ms}, {nodes} nodes)", line.len());
-            println!("{}", usi_line(&line));
-            println!("{}", kif::japanese(&pos, &line).join(" "));
-            if let Err(why) = verify_mate(&pos, &line) {
-                println!("warning: the solution does not verify: {why}");
-            }
-            Ok(true)
+            (line, "solution")
         }
         Outcome::Shortest(line) => {
             println!(
                 "shortest mate in {} ({ms}, {nodes} nodes), shown by df-pn: every interposition not shown useless is counted",
                 line.len()
             );
-            println!("{}", usi_line(&line));
-            println!("{}", kif::japanese(&pos, &line).join(" "));
-            if let Err(why) = verify_shortest(&pos, &line) {
-                println!("warning: the solution does not verify: {why}");
-            }
-            Ok(true)
+            (line, "solution")
         }
         Outcome::Proven(line) => {
             println!(
                 "proven mate, line of {} plies ({ms}, {nodes} nodes); not shown shortest in the time given",
                 line.len()
             );
-            println!("{}", usi_line(&line));
-            println!("{}", kif::japanese(&pos, &line).join(" "));
-            if let Err(why) = verify_mating_line(&pos, &line) {
-                println!("warning: the line does not verify: {why}");
-            }
-            Ok(true)
+            (line, "line")
         }
         Outcome::NoMate => {
             println!("checkmate nomate ({ms}, {nodes} nodes)");
-            Ok(false)
+            return Ok(false);
         }
         Outcome::Timeout => {
             println!("checkmate timeout ({ms}, {nodes} nodes)");
-            Ok(false)
+            return Ok(false);
         }
+    };
+    println!("{}", usi_line(&line));
+    println!("{}", kif::japanese(&pos, &line).join(" "));
+    if let Err(why) = verified {
+        println!("warning: the {what} does not verify: {why}");
     }
+    Ok(true)
 }
 
 /// Moves in USI, separated by spaces.

@@ -2,14 +2,23 @@
 
 mod common;
 
-use common::{TempFile, last_line, stdout_of, tools};
+use common::{TempFile, last_line, run, stdout_of, tools};
+use std::path::Path;
+use std::process::Output;
+
+/// `soppo-tools perft --suite FILE ARGS…`.
+fn run_suite(file: &Path, args: &[&str]) -> Output {
+    tools()
+        .args(["perft", "--suite"])
+        .arg(file)
+        .args(args)
+        .output()
+        .unwrap()
+}
 
 #[test]
 fn startpos_depth_3() {
-    let out = tools()
-        .args(["perft", "--sfen", "startpos", "--depth", "3"])
-        .output()
-        .unwrap();
+    let out = run(["perft", "--sfen", "startpos", "--depth", "3"]);
     assert!(out.status.success(), "{out:?}");
     assert_eq!(last_line(&stdout_of(&out)), "Nodes searched: 25470");
 }
@@ -17,20 +26,14 @@ fn startpos_depth_3() {
 #[test]
 fn full_sfen_is_accepted() {
     let sfen = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
-    let out = tools()
-        .args(["perft", "--sfen", sfen, "--depth", "2"])
-        .output()
-        .unwrap();
+    let out = run(["perft", "--sfen", sfen, "--depth", "2"]);
     assert!(out.status.success(), "{out:?}");
     assert_eq!(last_line(&stdout_of(&out)), "Nodes searched: 900");
 }
 
 #[test]
 fn divide_sums_to_total() {
-    let out = tools()
-        .args(["perft", "--sfen", "startpos", "--depth", "3", "--divide"])
-        .output()
-        .unwrap();
+    let out = run(["perft", "--sfen", "startpos", "--depth", "3", "--divide"]);
     assert!(out.status.success(), "{out:?}");
     let text = stdout_of(&out);
     let lines: Vec<&str> = text.lines().collect();
@@ -68,7 +71,7 @@ fn bad_sfen_is_a_clean_error() {
         "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL x - 1",
         "",
     ] {
-        let out = tools().args(["perft", "--sfen", bad, "--depth", "2"]).output().unwrap();
+        let out = run(["perft", "--sfen", bad, "--depth", "2"]);
         assert!(!out.status.success(), "`{bad}` was accepted");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains("SFEN"), "no message for `{bad}`: {err}");
@@ -78,7 +81,7 @@ fn bad_sfen_is_a_clean_error() {
 
 #[test]
 fn missing_arguments_are_a_clean_error() {
-    let out = tools().args(["perft", "--depth", "2"]).output().unwrap();
+    let out = run(["perft", "--depth", "2"]);
     assert!(!out.status.success());
     assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
 }
@@ -90,8 +93,7 @@ fn suite_reports_passes_and_failures() {
         "# a comment\n\n{start}\t1\t30\tstart d1\n{start}\t2\t900\tstart d2\nstartpos\t3\t25470\tstart d3\n{start}\t2\t901\tdeliberately wrong\n"
     );
     let file = TempFile::new("suite_mixed.tsv", &suite);
-    let path = file.path();
-    let out = tools().args(["perft", "--suite"]).arg(path).output().unwrap();
+    let out = run_suite(file.path(), &[]);
     assert!(!out.status.success(), "a failed row must give a non-zero exit: {out:?}");
     let text = stdout_of(&out);
     assert!(
@@ -105,13 +107,7 @@ fn suite_reports_passes_and_failures() {
 fn suite_skips_large_rows_and_flags_bad_sfens() {
     let suite = "startpos\t1\t30\nstartpos\t3\t25470\nnonsense b - 1\t1\t5\n";
     let file = TempFile::new("suite_skip.tsv", suite);
-    let path = file.path();
-    let out = tools()
-        .args(["perft", "--suite"])
-        .arg(path)
-        .args(["--max-nodes", "1000"])
-        .output()
-        .unwrap();
+    let out = run_suite(file.path(), &["--max-nodes", "1000"]);
     assert!(!out.status.success());
     let text = stdout_of(&out);
     assert_eq!(last_line(&text), "perft suite: 1 passed, 1 failed, 1 skipped", "{text}");
@@ -121,18 +117,14 @@ fn suite_skips_large_rows_and_flags_bad_sfens() {
 #[test]
 fn suite_all_passing_exits_zero() {
     let file = TempFile::new("suite_ok.tsv", "startpos\t1\t30\nstartpos\t2\t900\n");
-    let path = file.path();
-    let out = tools().args(["perft", "--suite"]).arg(path).output().unwrap();
+    let out = run_suite(file.path(), &[]);
     assert!(out.status.success(), "{out:?}");
     assert!(last_line(&stdout_of(&out)).starts_with("perft suite: 2 passed, 0 failed"));
 }
 
 #[test]
 fn missing_suite_file_is_a_clean_error() {
-    let out = tools()
-        .args(["perft", "--suite", "/nonexistent/soppo/suite.tsv"])
-        .output()
-        .unwrap();
+    let out = run(["perft", "--suite", "/nonexistent/soppo/suite.tsv"]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("cannot read suite file"), "{err}");

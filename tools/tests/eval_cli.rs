@@ -3,11 +3,11 @@
 
 mod common;
 
-use common::{stdout_of, tools};
+use common::{run, stdout_of, tools};
 
 /// The group totals and the total line of an `eval` run.
-fn run(sfen: &str) -> (Vec<(String, i64)>, i64) {
-    let out = tools().args(["eval", sfen]).output().unwrap();
+fn groups_and_total(sfen: &str) -> (Vec<(String, i64)>, i64) {
+    let out = run(["eval", sfen]);
     assert!(out.status.success(), "{out:?}");
     let text = stdout_of(&out);
     let mut groups = Vec::new();
@@ -29,7 +29,7 @@ fn run(sfen: &str) -> (Vec<(String, i64)>, i64) {
 
 #[test]
 fn group_totals_add_up_to_the_evaluation() {
-    let (groups, total) = run("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1");
+    let (groups, total) = groups_and_total("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1");
     assert!(groups.iter().any(|(g, _)| g == "king_danger"), "{groups:?}");
     let sum: i64 = groups.iter().map(|(_, v)| v).sum();
     // Each group total is rounded on its own; the evaluation rounds the sum once.
@@ -40,15 +40,15 @@ fn group_totals_add_up_to_the_evaluation() {
 
 #[test]
 fn a_rook_down_is_behind() {
-    let (_, total) = run("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B7/LNSGKGSNL b - 1");
+    let (_, total) = groups_and_total("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B7/LNSGKGSNL b - 1");
     assert!(total < -500, "Black without its rook: {total}");
-    let (_, total) = run("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B7/LNSGKGSNL w - 1");
+    let (_, total) = groups_and_total("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B7/LNSGKGSNL w - 1");
     assert!(total > 500, "White to move against Black without its rook: {total}");
 }
 
 #[test]
 fn a_broken_sfen_is_a_clean_error() {
-    let out = tools().args(["eval", "not a position"]).output().unwrap();
+    let out = run(["eval", "not a position"]);
     assert_eq!(out.status.code(), Some(2), "{out:?}");
 }
 
@@ -74,7 +74,7 @@ fn a_batch_from_standard_input_matches_one_position_at_a_time() {
     for (sfen, line) in sfens.iter().zip(&lines[1..]) {
         let values: Vec<i64> = line.split('\t').map(|v| v.parse().unwrap()).collect();
         assert_eq!(values.len(), header.len(), "{line}");
-        let (groups, total) = run(sfen);
+        let (groups, total) = groups_and_total(sfen);
         assert_eq!(values[0], total, "{sfen}");
         let named: Vec<(String, i64)> = header[1..]
             .iter()

@@ -1,31 +1,22 @@
 //! End-to-end tests of `soppo-tools fit-mate3`: a tiny typed-in data directory (always), and
 //! the shared data (skipped with a message when `../shared/data` is missing).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
+use std::process::Output;
 
 mod common;
 
-use common::{last_line, stdout_of, tools};
+use common::{TempDir, last_line, shared_data_with, stdout_of, tools};
 
-/// A directory of this test binary's, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("soppo-fit-{}-{name}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-
-    fn write(&self, file: &str, contents: &str) {
-        std::fs::write(self.0.join(file), contents).unwrap();
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
+/// `soppo-tools fit-mate3 --data DIR ARGS…`.
+fn fit(dir: &Path, args: &[&str]) -> Output {
+    tools()
+        .arg("fit-mate3")
+        .arg("--data")
+        .arg(dir)
+        .args(args)
+        .output()
+        .unwrap()
 }
 
 /// The numbers of the summary line: positions, then the four percentages (`None` for `-%`,
@@ -75,13 +66,7 @@ fn tiny_data_dir(name: &str) -> TempDir {
 #[test]
 fn fit_on_a_tiny_data_dir() {
     let dir = tiny_data_dir("tiny");
-    let out = tools()
-        .arg("fit-mate3")
-        .arg("--data")
-        .arg(&dir.0)
-        .args(["--folds", "2", "--seed", "3"])
-        .output()
-        .unwrap();
+    let out = fit(dir.path(), &["--folds", "2", "--seed", "3"]);
     assert!(out.status.success(), "{out:?}");
     let text = stdout_of(&out);
     // The game positions are labelled by the exact search; the tsume and mate-in-1 rows are
@@ -97,45 +82,28 @@ fn fit_on_a_tiny_data_dir() {
     assert!(n >= 6, "{text}");
     assert!(pcts.iter().flatten().all(|p| (0.0..=100.0).contains(p)), "{text}");
     // Same seed, same output.
-    let again = tools()
-        .arg("fit-mate3")
-        .arg("--data")
-        .arg(&dir.0)
-        .args(["--folds", "2", "--seed", "3"])
-        .output()
-        .unwrap();
+    let again = fit(dir.path(), &["--folds", "2", "--seed", "3"]);
     assert_eq!(stdout_of(&again), text);
 }
 
 #[test]
 fn bad_arguments_are_clean_errors() {
-    let out = tools()
-        .args(["fit-mate3", "--data", "/nonexistent/soppo/data"])
-        .output()
-        .unwrap();
+    let out = fit(Path::new("/nonexistent/soppo/data"), &[]);
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.starts_with("error:") && err.contains("not found"), "{err}");
     let dir = tiny_data_dir("tiny-bad-folds");
-    let out = tools()
-        .arg("fit-mate3")
-        .arg("--data")
-        .arg(&dir.0)
-        .args(["--folds", "1"])
-        .output()
-        .unwrap();
+    let out = fit(dir.path(), &["--folds", "1"]);
     assert_eq!(out.status.code(), Some(2), "{out:?}");
 }
 
 #[test]
 fn fit_on_the_shared_data() {
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data");
-    if !data.join("games_lishogi500.tsv").exists() {
-        eprintln!("skipping: {} not found", data.display());
+    let Some(data) = shared_data_with("games_lishogi500.tsv") else {
         return;
-    }
+    };
     // Labelling all ~39 000 game positions with the exact search takes well under a second.
-    let out = tools().arg("fit-mate3").arg("--data").arg(&data).output().unwrap();
+    let out = fit(&data, &[]);
     assert!(out.status.success(), "{out:?}");
     let text = stdout_of(&out);
     // One row per fold (default 10), then the mean.

@@ -1,11 +1,10 @@
 //! End-to-end tests of `soppo-tools tsume` and `soppo-tools mate`.
 
 use soppo_core::Position;
-use std::path::PathBuf;
 
 mod common;
 
-use common::{TempFile, last_line, stdout_of, tools};
+use common::{TempFile, last_line, run, run_on, shared_data_with, stdout_of};
 
 const MATE1: &str = "4k4/9/4P4/9/9/9/9/9/9 b G 1";
 /// The first problem of `mate3_yaneuraou.tsv` (White attacks).
@@ -14,7 +13,7 @@ const NO_MATE: &str = "4k4/9/9/9/9/9/9/9/4K4 b - 1";
 
 #[test]
 fn tsume_one_ply() {
-    let out = tools().args(["tsume", MATE1]).output().unwrap();
+    let out = run(["tsume", MATE1]);
     assert!(out.status.success(), "{out:?}");
     let text = stdout_of(&out);
     let lines: Vec<&str> = text.lines().collect();
@@ -24,7 +23,7 @@ fn tsume_one_ply() {
 
 #[test]
 fn tsume_three_ply() {
-    let out = tools().args(["tsume", MATE3, "--time-ms", "20000"]).output().unwrap();
+    let out = run(["tsume", MATE3, "--time-ms", "20000"]);
     assert!(out.status.success(), "{out:?}");
     let text = stdout_of(&out);
     let lines: Vec<&str> = text.lines().collect();
@@ -61,14 +60,14 @@ fn tsume_three_ply() {
 
 #[test]
 fn tsume_no_mate_exits_1() {
-    let out = tools().args(["tsume", NO_MATE, "--time-ms", "5000"]).output().unwrap();
+    let out = run(["tsume", NO_MATE, "--time-ms", "5000"]);
     assert_eq!(out.status.code(), Some(1), "{out:?}");
     assert!(stdout_of(&out).starts_with("checkmate nomate"), "{out:?}");
 }
 
 #[test]
 fn tsume_bad_sfen_is_a_clean_error() {
-    let out = tools().args(["tsume", "not a position"]).output().unwrap();
+    let out = run(["tsume", "not a position"]);
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.starts_with("error:"), "{err}");
@@ -81,7 +80,7 @@ fn mate_suite_reports_mismatches() {
         "# typed-in problems\n{MATE1}\t1\tG*5b\tone\n\n{MATE3}\t3\t-\tthree\n{MATE3}\t1\t-\twrong on purpose\n"
     );
     let file = TempFile::new("suite.tsv", &tsv);
-    let out = tools().arg("mate").arg(file.path()).output().unwrap();
+    let out = run_on("mate", file.path(), &[]);
     assert_eq!(out.status.code(), Some(1), "{out:?}");
     let text = stdout_of(&out);
     assert_eq!(last_line(&text), "mate suite: 2 passed, 1 failed", "{text}");
@@ -93,57 +92,32 @@ fn mate_suite_reports_mismatches() {
 fn mate_suite_nomate_rows_and_plain_sfen() {
     let tsv = format!("{NO_MATE}\tnomate\t-\n{MATE3}\tnomate<=1\t-\n{MATE1}\tnomate\t-\tdisputed\n");
     let file = TempFile::new("nomate.tsv", &tsv);
-    let out = tools()
-        .arg("mate")
-        .arg(file.path())
-        .args(["--time-ms", "5000"])
-        .output()
-        .unwrap();
+    let out = run_on("mate", file.path(), &["--time-ms", "5000"]);
     assert_eq!(last_line(&stdout_of(&out)), "mate suite: 2 passed, 1 failed", "{out:?}");
-    let out = tools()
-        .arg("mate")
-        .arg(file.path())
-        .args(["--time-ms", "5000", "--skip-stated-nomate"])
-        .output()
-        .unwrap();
+    let out = run_on("mate", file.path(), &["--time-ms", "5000", "--skip-stated-nomate"]);
     assert!(out.status.success(), "{out:?}");
     assert_eq!(last_line(&stdout_of(&out)), "mate suite: 0 passed, 0 failed", "{out:?}");
 
     let plain = TempFile::new("plain.sfen", &format!("{MATE1}\nsfen {MATE3}\n# comment\n"));
-    let out = tools().arg("mate").arg(plain.path()).output().unwrap();
+    let out = run_on("mate", plain.path(), &[]);
     assert!(out.status.success(), "{out:?}");
     assert_eq!(last_line(&stdout_of(&out)), "mate suite: 2 passed, 0 failed", "{out:?}");
-    let out = tools()
-        .arg("mate")
-        .arg(plain.path())
-        .args(["--limit", "1"])
-        .output()
-        .unwrap();
+    let out = run_on("mate", plain.path(), &["--limit", "1"]);
     assert_eq!(last_line(&stdout_of(&out)), "mate suite: 1 passed, 0 failed", "{out:?}");
 }
 
 #[test]
 fn mate_missing_file_is_a_clean_error() {
-    let out = tools()
-        .args(["mate", "/nonexistent/soppo/problems.tsv"])
-        .output()
-        .unwrap();
+    let out = run(["mate", "/nonexistent/soppo/problems.tsv"]);
     assert_eq!(out.status.code(), Some(2), "{out:?}");
 }
 
 #[test]
 fn mate3_data_first_50() {
-    let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/data");
-    if !data.exists() {
-        eprintln!("skipping: {} does not exist", data.display());
+    let Some(data) = shared_data_with("mate3_yaneuraou.tsv") else {
         return;
-    }
-    let out = tools()
-        .arg("mate")
-        .arg(data.join("mate3_yaneuraou.tsv"))
-        .args(["--limit", "50"])
-        .output()
-        .unwrap();
+    };
+    let out = run_on("mate", &data.join("mate3_yaneuraou.tsv"), &["--limit", "50"]);
     assert!(out.status.success(), "{out:?}");
     assert_eq!(
         last_line(&stdout_of(&out)),

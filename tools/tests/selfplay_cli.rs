@@ -5,7 +5,22 @@ use soppo_core::{Color, Position, STARTPOS_SFEN};
 
 mod common;
 
-use common::{TempFile, last_line, stdout_of, tools};
+use common::{TempFile, last_line, run_on, stdout_of, tools};
+use std::path::Path;
+use std::process::Output;
+
+/// `soppo-tools selfplay --openings OPENINGS --out OUT ARGS…`.
+fn selfplay(openings: &Path, out: &Path, args: &[&str]) -> Output {
+    tools()
+        .arg("selfplay")
+        .arg("--openings")
+        .arg(openings)
+        .arg("--out")
+        .arg(out)
+        .args(args)
+        .output()
+        .unwrap()
+}
 
 const OPENINGS: &str = "\
 startpos moves 7g7f 3c3d 2g2f 4c4d 2f2e 2b3c\t6\tdraw\t-
@@ -16,13 +31,10 @@ startpos moves 2g2f 8c8d 2f2e 8d8e 6i7h 4a3b\t6\tdraw\t-
 fn selfplay_games_are_legal_complete_and_tunable() {
     let openings = TempFile::new("selfplay-openings.tsv", OPENINGS);
     let games = TempFile::new("selfplay-games.tsv", "");
-    let out = tools()
-        .arg("selfplay")
-        .arg("--openings")
-        .arg(openings.path())
-        .arg("--out")
-        .arg(games.path())
-        .args([
+    let out = selfplay(
+        openings.path(),
+        games.path(),
+        &[
             "--games",
             "3",
             "--nodes",
@@ -33,10 +45,12 @@ fn selfplay_games_are_legal_complete_and_tunable() {
             "2",
             "--max-ply",
             "6",
-        ])
-        .args(["--max-plies", "60", "--random-plies", "2"])
-        .output()
-        .unwrap();
+            "--max-plies",
+            "60",
+            "--random-plies",
+            "2",
+        ],
+    );
     assert!(out.status.success(), "{out:?}");
     let text = stdout_of(&out);
     assert!(last_line(&text).starts_with("selfplay: 3 games"), "{text}");
@@ -80,12 +94,11 @@ fn selfplay_games_are_legal_complete_and_tunable() {
         }
     }
 
-    let tuned = tools()
-        .arg("tune-eval")
-        .arg(games.path())
-        .args(["--skip-plies", "0", "--holdout", "0", "--epochs", "3"])
-        .output()
-        .unwrap();
+    let tuned = run_on(
+        "tune-eval",
+        games.path(),
+        &["--skip-plies", "0", "--holdout", "0", "--epochs", "3"],
+    );
     assert!(tuned.status.success(), "{tuned:?}");
     let report = stdout_of(&tuned);
     assert!(report.contains("training positions with a searched score"), "{report}");
@@ -100,19 +113,31 @@ fn selfplay_games_are_legal_complete_and_tunable() {
 fn games_from_one_opening(games: usize, jitter: &str) -> Vec<String> {
     let openings = TempFile::new(&format!("selfplay-one-opening-{jitter}.tsv"), OPENINGS);
     let out_file = TempFile::new(&format!("selfplay-one-opening-games-{jitter}.tsv"), "");
-    let out = tools()
-        .arg("selfplay")
-        .arg("--openings")
-        .arg(openings.path())
-        .arg("--out")
-        .arg(out_file.path())
+    let games = games.to_string();
+    let out = selfplay(
+        openings.path(),
+        out_file.path(),
         // The search looks at its node count every 512 nodes: ±20 % of 4,000 spans a few
         // of those steps.
-        .args(["--games", &games.to_string(), "--nodes", "4000", "--threads", "2"])
-        .args(["--min-ply", "6", "--max-ply", "6", "--max-plies", "24", "--seed", "5"])
-        .args(["--jitter", jitter])
-        .output()
-        .unwrap();
+        &[
+            "--games",
+            &games,
+            "--nodes",
+            "4000",
+            "--threads",
+            "2",
+            "--min-ply",
+            "6",
+            "--max-ply",
+            "6",
+            "--max-plies",
+            "24",
+            "--seed",
+            "5",
+            "--jitter",
+            jitter,
+        ],
+    );
     assert!(out.status.success(), "{out:?}");
     std::fs::read_to_string(out_file.path())
         .unwrap()

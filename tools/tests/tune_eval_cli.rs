@@ -1,11 +1,11 @@
 //! End-to-end tests of `soppo-tools tune-eval`: a tiny typed-in game file (always), and the
 //! shared lishogi games (skipped with a message when `../shared/data` is missing).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 mod common;
 
-use common::{TempFile, last_line, stdout_of, tools};
+use common::{TempFile, last_line, run_on, shared_data_with, stdout_of};
 
 /// The numbers of the summary line: positions, K, training loss before and after, held-out
 /// loss before and after (`NaN` when nothing is held out).
@@ -44,12 +44,11 @@ startpos moves 7g7f 3c3d\t2\tnot-mate\t-
 #[test]
 fn tuning_a_tiny_set_lowers_the_loss() {
     let games = TempFile::new("tune-tiny.tsv", TINY_GAMES);
-    let out = tools()
-        .arg("tune-eval")
-        .arg(games.path())
-        .args(["--skip-plies", "0", "--holdout", "0", "--epochs", "50"])
-        .output()
-        .unwrap();
+    let out = run_on(
+        "tune-eval",
+        games.path(),
+        &["--skip-plies", "0", "--holdout", "0", "--epochs", "50"],
+    );
     assert!(out.status.success(), "{out:?}");
     let text = stdout_of(&out);
     assert!(
@@ -67,34 +66,19 @@ fn tuning_a_tiny_set_lowers_the_loss() {
 #[test]
 fn unknown_endings_and_illegal_moves_are_clean_errors() {
     let bad_ending = TempFile::new("tune-bad-ending.tsv", "startpos moves 7g7f\t1\tresigned?\t-\n");
-    let out = tools().arg("tune-eval").arg(bad_ending.path()).output().unwrap();
+    let out = run_on("tune-eval", bad_ending.path(), &[]);
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     let illegal = TempFile::new("tune-illegal.tsv", "startpos moves 7g7f 7g7f\t2\tblack\t-\n");
-    let out = tools().arg("tune-eval").arg(illegal.path()).output().unwrap();
+    let out = run_on("tune-eval", illegal.path(), &[]);
     assert_eq!(out.status.code(), Some(2), "{out:?}");
-}
-
-fn shared_games() -> Option<PathBuf> {
-    let dir = std::env::var_os("SOPPO_SHARED_DATA").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data"),
-        PathBuf::from,
-    );
-    let file = dir.join("games_lishogi500.tsv");
-    file.exists().then_some(file)
 }
 
 #[test]
 fn tuning_on_the_shared_games() {
-    let Some(games) = shared_games() else {
-        eprintln!("skipping: games_lishogi500.tsv of the shared data not found");
+    let Some(data) = shared_data_with("games_lishogi500.tsv") else {
         return;
     };
-    let out = tools()
-        .arg("tune-eval")
-        .arg(&games)
-        .args(["--epochs", "60"])
-        .output()
-        .unwrap();
+    let out = run_on("tune-eval", &data.join("games_lishogi500.tsv"), &["--epochs", "60"]);
     assert!(out.status.success(), "{out:?}");
     let text = stdout_of(&out);
     // 192 of the 500 games end in checkmate; the others say nothing about the winner.
@@ -113,10 +97,11 @@ fn tuning_on_the_shared_games() {
 fn only_the_named_groups_move() {
     let games = TempFile::new("tune-only.tsv", TINY_GAMES);
     let written = TempFile::new("tune-only-weights.rs", "");
-    let out = tools()
-        .arg("tune-eval")
-        .arg(games.path())
-        .args([
+    let write = written.path().to_str().expect("a UTF-8 path");
+    let out = run_on(
+        "tune-eval",
+        games.path(),
+        &[
             "--skip-plies",
             "0",
             "--holdout",
@@ -125,11 +110,10 @@ fn only_the_named_groups_move() {
             "50",
             "--only",
             "tempo,king_rank",
-        ])
-        .arg("--write")
-        .arg(written.path())
-        .output()
-        .unwrap();
+            "--write",
+            write,
+        ],
+    );
     assert!(out.status.success(), "{out:?}");
     let embedded =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../engine/src/eval/weights.rs")).unwrap();

@@ -30,34 +30,36 @@
 //! with F ≥ 60; likewise "no mate" with F ≤ 20. The paper's fixed weights are scored on the
 //! same held-out parts. The final weights are fitted on all the data.
 
-use anyhow::{Context, Result, bail, ensure};
-use indicatif::{ProgressBar, ProgressStyle};
+use crate::games::{legal_move, parse_game};
+use crate::{progress, shared_data, tsv};
+use anyhow::{Context, Result, ensure};
+use soppo_core::Position;
 use soppo_core::mate_eval::{Mate3Features, Mate3Weights};
 use soppo_core::movegen::{MoveList, generate_checks, generate_legal};
-use soppo_core::{Position, STARTPOS_SFEN};
+use soppo_core::rng::SplitMix64;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-/// Environment variable naming the shared data directory (as for the integration tests).
-pub const SHARED_DATA_ENV: &str = "SOPPO_SHARED_DATA";
-
 /// The paper's no-mate : (mate + tsume) ratio, 1264 : (1112 + 380).
 pub const PAPER_NOMATE_RATIO: f64 = 1264.0 / 1492.0;
 
-/// The data directory to use: `--data`, else `$SOPPO_SHARED_DATA`, else `shared/data` beside
-/// the checkout this binary was built from.
-pub fn data_dir(arg: Option<PathBuf>) -> PathBuf {
-    arg.or_else(|| std::env::var_os(SHARED_DATA_ENV).map(PathBuf::from))
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data"))
-}
-
-/// Options of one run.
-#[derive(Debug, Clone)]
-pub struct Options {
-    pub data: PathBuf,
+/// The options of `fit-mate3`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Args {
+    /// The shared data directory (default: `$SOPPO_SHARED_DATA`, else shared/data beside the
+    /// checkout).
+    #[arg(long, value_name = "DIR")]
+    pub data: Option<PathBuf>,
+    /// Number of cross-validation folds.
+    #[arg(long, value_name = "N", default_value_t = 10)]
     pub folds: usize,
+    /// Seed of the no-mate sample and of the fold shuffle.
+    #[arg(long, value_name = "N", default_value_t = 1)]
     pub seed: u64,
+    /// No-mate game positions kept per mate-labelled position (default: the paper's
+    /// 1264 / 1492).
+    #[arg(long, value_name = "R", default_value_t = PAPER_NOMATE_RATIO)]
     pub nomate_ratio: f64,
 }
 
@@ -127,58 +129,6 @@ fn excluded(pos: &Position) -> bool {
     }
 }
 
-/// splitmix64 as a stream ([`crate::tune_eval::splitmix`] of successive states), enough for
-/// shuffling (no dependency needed).
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        let z = crate::tune_eval::splitmix(self.0);
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        z
-    }
-
-    /// Fisher–Yates.
-    fn shuffle<T>(&mut self, v: &mut [T]) {
-        for i in (1..v.len()).rev() {
-            let j = (self.next() % (i as u64 + 1)) as usize;
-            v.swap(i, j);
-        }
-    }
-}
-
-fn read(dir: &Path, name: &str) -> Result<String> {
-    let path = dir.join(name);
-    std::fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))
-}
-
-/// The data rows of a TSV file: non-empty lines not starting with `#`, split on tabs.
-fn rows(text: &str) -> impl Iterator<Item = Vec<&str>> {
-    text.lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|l| l.split('\t').collect())
-}
-
-/// Sets up `startpos moves …` or `sfen <board> <side> <hand> <n> moves …` and returns the
-/// start and the moves' text.
-pub(crate) fn parse_game(text: &str) -> Result<(Position, Vec<&str>)> {
-    let mut tokens = text.split_whitespace();
-    let pos = match tokens.next() {
-        Some("startpos") => Position::from_sfen(STARTPOS_SFEN)?,
-        Some("sfen") => {
-            let sfen: Vec<&str> = tokens.by_ref().take(4).collect();
-            Position::from_sfen(&sfen.join(" ")).with_context(|| format!("bad SFEN in `{text}`"))?
-        }
-        _ => bail!("game line does not start with `startpos` or `sfen`: `{text}`"),
-    };
-    let moves: Vec<&str> = match tokens.next() {
-        None => Vec::new(),
-        Some("moves") => tokens.collect(),
-        Some(t) => bail!("expected `moves`, got `{t}`"),
-    };
-    Ok((pos, moves))
-}
-
 /// Counts kept while labelling.
 #[derive(Default, Debug)]
 struct LabelStats {
@@ -193,38 +143,27 @@ struct LabelStats {
     mate1_skipped: usize,
 }
 
-fn progress(len: u64) -> ProgressBar {
-    let bar = ProgressBar::new(len);
-    bar.set_style(
-        ProgressStyle::with_template("labelling {bar:40} {pos}/{len} {elapsed_precise} eta {eta}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    bar
-}
-
 /// Reads and labels everything; returns (mate-labelled samples, all no-mate game samples).
 fn load(dir: &Path, stats: &mut LabelStats) -> Result<(Vec<Sample>, Vec<Sample>)> {
-    let games = read(dir, "games_lishogi500.tsv")?;
-    let mate3 = read(dir, "mate3_yaneuraou.tsv")?;
-    let curated = read(dir, "mate_curated.tsv")?;
-    let mate1 = read(dir, "mate1_nshogi.tsv")?;
-    let mut tsume: Vec<String> = rows(&mate3).map(|r| r[0].to_owned()).collect();
-    tsume.extend(
-        rows(&curated)
-            .filter(|r| r.get(1) == Some(&"3"))
-            .map(|r| r[0].to_owned()),
-    );
-    let mate1: Vec<String> = rows(&mate1).map(|r| r[0].to_owned()).collect();
-    let game_lines: Vec<Vec<&str>> = rows(&games).collect();
-    let game_work: usize = game_lines
+    let read = |name: &str| tsv::read(&dir.join(name));
+    let games = read("games_lishogi500.tsv")?;
+    let mate3 = read("mate3_yaneuraou.tsv")?;
+    let curated = read("mate_curated.tsv")?;
+    let mate1 = read("mate1_nshogi.tsv")?;
+    let mut tsume: Vec<&str> = tsv::rows(&mate3).map(|r| r.first()).collect();
+    tsume.extend(tsv::rows(&curated).filter(|r| r.get(1) == Some("3")).map(|r| r.first()));
+    let mate1: Vec<&str> = tsv::rows(&mate1).map(|r| r.first()).collect();
+    let game_rows: Vec<tsv::Row> = tsv::rows(&games).collect();
+    let game_work: usize = game_rows
         .iter()
-        .map(|r| r[0].split_whitespace().count().saturating_sub(1))
+        .map(|r| r.first().split_whitespace().count().saturating_sub(1))
         .sum();
-    let bar = progress((game_work + tsume.len() + mate1.len()) as u64);
+    let bar = progress::counted((game_work + tsume.len() + mate1.len()) as u64, "labelling");
     let mut mates = Vec::new();
     let mut nomates = Vec::new();
-    for (i, r) in game_lines.iter().enumerate() {
-        let (mut pos, moves) = parse_game(r[0]).with_context(|| format!("games_lishogi500.tsv line {}", i + 1))?;
+    for r in &game_rows {
+        let context = || format!("games_lishogi500.tsv line {}", r.line);
+        let (mut pos, moves) = parse_game(r.first()).with_context(context)?;
         // Label the start and the position after every move (the final position too).
         for k in 0..=moves.len() {
             stats.game_positions += 1;
@@ -237,18 +176,13 @@ fn load(dir: &Path, stats: &mut LabelStats) -> Result<(Vec<Sample>, Vec<Sample>)
                 (if mate { &mut mates } else { &mut nomates }).push(Sample { features, class });
             }
             if let Some(text) = moves.get(k) {
-                let m = pos
-                    .parse_move(text)
-                    .ok()
-                    .filter(|&m| pos.is_legal_move(m))
-                    .with_context(|| format!("games_lishogi500.tsv line {}: illegal move `{text}`", i + 1))?;
-                pos.do_move(m);
+                pos.do_move(legal_move(&pos, text).with_context(context)?);
             }
             bar.inc(1);
         }
     }
     for (sfens, class) in [(&tsume, Class::Tsume), (&mate1, Class::MateInOne)] {
-        for sfen in sfens {
+        for &sfen in sfens {
             bar.inc(1);
             let mut pos = Position::from_sfen(sfen).with_context(|| format!("bad SFEN `{sfen}`"))?;
             let skipped = excluded(&pos);
@@ -470,17 +404,18 @@ const NAMES: [&str; Mate3Weights::COUNT] = [
 ];
 
 /// The whole command: label, balance, cross-validate, fit on everything, print.
-pub fn run(opts: &Options) -> Result<()> {
+pub fn run(opts: &Args) -> Result<()> {
     ensure!(opts.folds >= 2, "--folds must be at least 2");
     ensure!(
         opts.nomate_ratio.is_finite() && opts.nomate_ratio > 0.0,
         "--nomate-ratio must be positive"
     );
-    let dir = &opts.data;
+    let dir = &shared_data::dir(opts.data.clone());
     ensure!(
         dir.is_dir(),
-        "data directory {} not found (use --data DIR or set {SHARED_DATA_ENV})",
-        dir.display()
+        "data directory {} not found (use --data DIR or set {})",
+        dir.display(),
+        shared_data::ENV
     );
     println!("data: {}", dir.display());
     let start = Instant::now();
@@ -504,7 +439,7 @@ pub fn run(opts: &Options) -> Result<()> {
     println!("labelled in {:.1} s", start.elapsed().as_secs_f64());
 
     // Balance: a seeded sample of the no-mate game positions.
-    let mut rng = SplitMix(opts.seed);
+    let mut rng = SplitMix64::new(opts.seed);
     rng.shuffle(&mut nomates);
     // Every labelled game position, before balancing: the base rate an engine would meet.
     let games_all: Vec<Sample> = mates
@@ -672,14 +607,14 @@ mod tests {
 
     #[test]
     fn exact_test_agrees_with_brute_force_on_game_endings() {
-        let dir = data_dir(None);
+        let dir = shared_data::dir(None);
         let Ok(text) = std::fs::read_to_string(dir.join("games_lishogi500.tsv")) else {
             eprintln!("skipping: no games_lishogi500.tsv in {}", dir.display());
             return;
         };
         let (mut agreed, mut mates) = (0, 0);
-        for r in rows(&text).take(60) {
-            let (mut pos, moves) = parse_game(r[0]).unwrap();
+        for r in tsv::rows(&text).take(60) {
+            let (mut pos, moves) = parse_game(r.first()).unwrap();
             for (k, t) in moves.iter().enumerate() {
                 // The last 12 positions of every game: where the mates are.
                 if k + 12 >= moves.len() && !excluded(&pos) {
@@ -693,15 +628,5 @@ mod tests {
             }
         }
         assert!(agreed > 300 && mates > 20, "{agreed} positions, {mates} mates");
-    }
-
-    #[test]
-    fn shuffle_is_seeded() {
-        let mut a: Vec<u32> = (0..50).collect();
-        let mut b = a.clone();
-        SplitMix(7).shuffle(&mut a);
-        SplitMix(7).shuffle(&mut b);
-        assert_eq!(a, b);
-        assert_ne!(a, (0..50).collect::<Vec<_>>());
     }
 }

@@ -19,9 +19,11 @@
 //! game was cut from (0-based, comments and blank lines not counted), by which the tuners keep
 //! all games of one line on one side of their training / held-out split.
 
+use crate::games::{legal_move, parse_game};
+use crate::{progress, tsv};
 use anyhow::{Context, Result, ensure};
-use indicatif::{ProgressBar, ProgressStyle};
 use soppo_core::repetition::Repetition;
+use soppo_core::rng::splitmix64;
 use soppo_core::{Color, Move, Position};
 use soppo_engine::search::{self, Decision, Limits, ScoreValue, SearchControl, SearchEvent, SearchSettings};
 use soppo_engine::tt::TranspositionTable;
@@ -30,27 +32,49 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use crate::fit_mate3::parse_game;
-use crate::tune_eval::splitmix;
-
-/// Options of one run.
-#[derive(Debug, Clone)]
-pub struct Options {
+/// The options of `selfplay`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Args {
+    /// Games whose openings start the self-play games (the `tune-eval` game format).
+    #[arg(long, value_name = "FILE")]
     pub openings: PathBuf,
+    /// Number of games.
+    #[arg(long, value_name = "N", default_value_t = 100)]
     pub games: usize,
+    /// Nodes searched a move.
+    #[arg(long, value_name = "N", default_value_t = 5000)]
     pub nodes: u64,
+    /// Games played at once (one search thread each).
+    #[arg(long, value_name = "N", default_value_t = 1)]
     pub threads: usize,
+    /// Seed of the choice of openings.
+    #[arg(long, value_name = "N", default_value_t = 1)]
     pub seed: u64,
+    /// Where to write the games.
+    #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
+    /// Earliest ply at which an opening is cut.
+    #[arg(long, value_name = "N", default_value_t = 8)]
     pub min_ply: usize,
+    /// Latest ply at which an opening is cut.
+    #[arg(long, value_name = "N", default_value_t = 32)]
     pub max_ply: usize,
+    /// Plies after which a game is a draw.
+    #[arg(long, value_name = "N", default_value_t = 320)]
     pub max_plies: usize,
+    /// A lead (centipawns) both sides' searches see for four plies in a row ends the game.
+    #[arg(long, value_name = "CP", default_value_t = 3000)]
     pub adjudicate: i32,
-    /// Each move searches `nodes · (1 ± jitter)` nodes, drawn per move from the seed.
+    /// Each move searches `--nodes` times a factor drawn from 1 ± this share.
+    #[arg(long, value_name = "F", default_value_t = 0.2)]
     pub jitter: f64,
-    /// Plies played at random after the cut.
+    /// Plies played at random after the cut (moves that lose no material by exchange), so
+    /// that the games reach positions no opening of the file does.
+    #[arg(long, value_name = "N", default_value_t = 0)]
     pub random_plies: usize,
-    /// Largest searched score (either side) a start after random plies may have.
+    /// After the random plies, a start whose searched score is further from even than this
+    /// (centipawns) is drawn again (up to ten times, then the cut opening is used as it is).
+    #[arg(long, value_name = "CP", default_value_t = 300)]
     pub random_balance: i32,
 }
 
@@ -93,26 +117,20 @@ fn settings() -> SearchSettings {
     }
 }
 
-/// The start position of game `index` and the line of `openings` it was cut from. `tt` is the
-/// game's table, used by the balance check after random plies (the game clears it).
-fn start_position(
-    openings: &[String],
-    index: usize,
-    opts: &Options,
-    tt: &TranspositionTable,
-) -> Result<(Position, usize)> {
+/// The start position of game `index` and the line of `openings` (the games of the openings
+/// file) it was cut from. `tt` is the game's table, used by the balance check after random
+/// plies (the game clears it).
+fn start_position(openings: &[&str], index: usize, opts: &Args, tt: &TranspositionTable) -> Result<(Position, usize)> {
     // The random plies start from this draw too: each game's start depends on the seed and
     // its index alone, whatever thread plays it.
-    let r = splitmix(opts.seed ^ (index as u64).wrapping_mul(0x2545_F491_4F6C_DD1D));
+    let r = splitmix64(opts.seed ^ (index as u64).wrapping_mul(0x2545_F491_4F6C_DD1D));
     let source = (r % openings.len() as u64) as usize;
-    let line = &openings[source];
     let span = (opts.max_ply.saturating_sub(opts.min_ply) + 1) as u64;
     let cut = opts.min_ply + ((r >> 32) % span) as usize;
-    let (mut pos, moves) = parse_game(line.split('\t').next().unwrap_or(""))?;
+    let context = || format!("opening {source}");
+    let (mut pos, moves) = parse_game(openings[source]).with_context(context)?;
     for text in moves.iter().take(cut) {
-        let m = pos.parse_move(text).map_err(|e| anyhow::anyhow!("`{text}`: {e:?}"))?;
-        ensure!(pos.is_legal_move(m), "illegal move `{text}` in an opening");
-        pos.do_move(m);
+        pos.do_move(legal_move(&pos, text).with_context(context)?);
         if pos.legal_moves().is_empty() {
             break;
         }
@@ -125,7 +143,7 @@ fn start_position(
         let settings = settings();
         for attempt in 0..RANDOM_TRIES {
             let mut p = pos.clone();
-            let mut state = splitmix(r ^ splitmix(attempt + 1));
+            let mut state = splitmix64(r ^ splitmix64(attempt + 1));
             for _ in 0..opts.random_plies {
                 let safe: Vec<Move> = p
                     .legal_moves()
@@ -136,7 +154,7 @@ fn start_position(
                 if safe.is_empty() {
                     break;
                 }
-                state = splitmix(state);
+                state = splitmix64(state);
                 p.do_move(safe[(state % safe.len() as u64) as usize]);
             }
             if p.legal_moves().is_empty() {
@@ -178,7 +196,7 @@ fn think(pos: &Position, tt: &TranspositionTable, settings: &SearchSettings, nod
 }
 
 /// Plays game `index`; returns its output line.
-fn play(openings: &[String], index: usize, opts: &Options, tt: &TranspositionTable) -> Result<String> {
+fn play(openings: &[&str], index: usize, opts: &Args, tt: &TranspositionTable) -> Result<String> {
     let settings = settings();
     let (mut pos, source) = start_position(openings, index, opts, tt)?;
     let start = pos.to_sfen();
@@ -204,7 +222,7 @@ fn play(openings: &[String], index: usize, opts: &Options, tt: &TranspositionTab
         // A fixed node count makes the search deterministic: two games from the same opening
         // would be the same game, and a run would repeat much of the last one. A node count
         // drawn per move lets games from one opening part ways.
-        let r = splitmix(opts.seed ^ splitmix(((index as u64) << 16) | moves.len() as u64));
+        let r = splitmix64(opts.seed ^ splitmix64(((index as u64) << 16) | moves.len() as u64));
         // A uniform draw in [0, 1) from the top 32 bits (exact in an f64).
         let u = f64::from((r >> 32) as u32) / f64::from(u32::MAX);
         let factor = 1.0 + opts.jitter * (2.0 * u - 1.0);
@@ -250,25 +268,20 @@ fn play(openings: &[String], index: usize, opts: &Options, tt: &TranspositionTab
     ))
 }
 
-/// The lines of an openings file that are games: blank lines and `#` comments left out.
-fn opening_lines(text: &str) -> impl Iterator<Item = &str> {
-    text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+/// The games of an openings file (the first column of each row).
+fn opening_games(text: &str) -> Vec<&str> {
+    tsv::rows(text).map(|row| row.first()).collect()
 }
 
 /// Plays the games and writes them; prints a summary line.
-pub fn run(opts: &Options) -> Result<()> {
-    let text =
-        std::fs::read_to_string(&opts.openings).with_context(|| format!("cannot read {}", opts.openings.display()))?;
-    let openings: Vec<String> = opening_lines(&text).map(str::to_owned).collect();
+pub fn run(opts: &Args) -> Result<()> {
+    let text = tsv::read(&opts.openings)?;
+    let openings = opening_games(&text);
     ensure!(!openings.is_empty(), "no games in {}", opts.openings.display());
     let out = std::fs::File::create(&opts.out).with_context(|| format!("cannot write {}", opts.out.display()))?;
     let out = Mutex::new(std::io::BufWriter::new(out));
     let next = AtomicUsize::new(0);
-    let bar = ProgressBar::new(opts.games as u64);
-    bar.set_style(
-        ProgressStyle::with_template("self-play {bar:40} {pos}/{len} {elapsed_precise} eta {eta} {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
+    let bar = progress::counted(opts.games as u64, "self-play");
     let tally = Mutex::new([0usize; 3]);
     std::thread::scope(|scope| -> Result<()> {
         let mut workers = Vec::new();
@@ -319,8 +332,8 @@ fn locked<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 mod tests {
     use super::*;
 
-    fn options(random_plies: usize) -> Options {
-        Options {
+    fn options(random_plies: usize) -> Args {
+        Args {
             openings: PathBuf::new(),
             games: 1,
             nodes: 300,
@@ -339,7 +352,7 @@ mod tests {
 
     #[test]
     fn random_plies_leave_the_cut_opening_and_repeat_with_the_seed() {
-        let openings = vec!["startpos moves 7g7f 3c3d 2g2f 8c8d\t4\tnot-mate\t-".to_owned()];
+        let openings = opening_games("startpos moves 7g7f 3c3d 2g2f 8c8d\t4\tnot-mate\t-\n");
         let tt = TranspositionTable::new(1);
         let (cut, source) = start_position(&openings, 0, &options(0), &tt).unwrap();
         assert_eq!(source, 0);
@@ -365,8 +378,8 @@ mod tests {
 
     #[test]
     fn the_handicap_openings_are_given_by_the_side_to_move_and_come_in_both_colours() {
-        let text = include_str!("../openings/handicaps.tsv");
-        let starts: Vec<&str> = opening_lines(text).collect();
+        let text = include_str!("../../tools/openings/handicaps.tsv");
+        let starts = opening_games(text);
         assert_eq!(starts.len(), 20);
         let mut given = Vec::new();
         for line in &starts {

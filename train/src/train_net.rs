@@ -19,27 +19,56 @@
     reason = "sample counts and feature counts far below 2^24"
 )]
 
-use crate::tune_eval::{self, LoadStats, NotMate, Sample, fit_k_by, log_loss, progress, sigmoid, splitmix};
+use crate::games::NotMate;
+use crate::logistic::{log_loss, sigmoid};
+use crate::progress;
+use crate::samples::{self, Features, LoadStats, Sample};
 use anyhow::{Context, Result, ensure};
+use soppo_core::rng::splitmix64;
 use soppo_engine::eval::net::{HIDDEN, INPUTS, Net, ONE, OUT_SCALE};
 use std::path::PathBuf;
 
-/// Options of one run.
-#[derive(Debug, Clone)]
-pub struct Options {
+/// The options of `train-net`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Args {
+    /// Self-play game files (with the searched-score column).
+    #[arg(required = true)]
     pub games: Vec<PathBuf>,
+    /// Leave out the positions of the first N plies of every game.
+    #[arg(long, value_name = "N", default_value_t = 0)]
     pub skip_plies: usize,
+    /// Share of the games held out to measure the fit.
+    #[arg(long, value_name = "F", default_value_t = 0.1)]
     pub holdout: f64,
+    /// Seed of the split, the initial weights and the order of the samples.
+    #[arg(long, value_name = "N", default_value_t = 1)]
     pub seed: u64,
+    /// Weight of the searched score in the target (as `tune-eval`).
+    #[arg(long, value_name = "X", default_value_t = 0.4)]
     pub score_weight: f64,
+    /// Searched scores averaged over the next N moves (as `tune-eval`).
+    #[arg(long, value_name = "N", default_value_t = 8)]
     pub score_horizon: usize,
+    /// Passes over the training positions.
+    #[arg(long, value_name = "N", default_value_t = 10)]
     pub epochs: usize,
+    /// Positions a step.
+    #[arg(long, value_name = "N", default_value_t = 1024)]
     pub batch: usize,
+    /// Adam step size.
+    #[arg(long, value_name = "X", default_value_t = 1e-3)]
     pub lr: f64,
+    /// Decoupled weight decay of the input weights (per step, times the step size).
+    #[arg(long, value_name = "X", default_value_t = 0.01)]
     pub weight_decay: f64,
+    /// Threads a batch is split over.
+    #[arg(long, value_name = "N", default_value_t = 2)]
     pub threads: usize,
+    /// Where to write the network (e.g. `engine/src/eval/net.bin`).
+    #[arg(long, value_name = "FILE")]
     pub write: Option<PathBuf>,
-    /// A network file to start from instead of a zero output.
+    /// Start from this network (e.g. `engine/src/eval/net.bin`) instead of a zero output.
+    #[arg(long, value_name = "FILE")]
     pub init: Option<PathBuf>,
 }
 
@@ -91,6 +120,11 @@ impl Data {
     }
 }
 
+/// A value in −0.5..0.5 from the top 53 bits of `bits`.
+fn centred(bits: u64) -> f32 {
+    ((bits >> 11) as f64 / (1u64 << 53) as f64 - 0.5) as f32
+}
+
 /// The network in floating point: `w` row by row (one row of [`HIDDEN`] per input), biases,
 /// output weights and bias in pawns.
 #[derive(Clone)]
@@ -108,8 +142,8 @@ impl Model {
         let mut state = seed;
         let w = (0..INPUTS * HIDDEN)
             .map(|_| {
-                state = splitmix(state);
-                ((state >> 11) as f64 / (1u64 << 53) as f64 - 0.5) as f32 * 0.1
+                state = splitmix64(state);
+                centred(state) * 0.1
             })
             .collect();
         Model {
@@ -311,45 +345,29 @@ fn input_scales(samples: &[Sample]) -> Vec<f32> {
 }
 
 /// Runs the trainer and prints its report; the last line is the summary.
-pub fn run(opts: &Options) -> Result<()> {
+pub fn run(opts: &Args) -> Result<()> {
     ensure!(
         opts.batch > 0 && opts.threads > 0,
         "--batch and --threads must be positive"
     );
     let mut stats = LoadStats::default();
-    let (train, held_out) = tune_eval::load(
-        &tune_eval::Options {
+    let (train, held_out) = samples::load(
+        &samples::Load {
             games: opts.games.clone(),
             skip_plies: opts.skip_plies,
             not_mate: NotMate::Skip,
             holdout: opts.holdout,
-            epochs: 0,
-            lr: 0.0,
-            l2: 0.0,
-            l2_kp: 0.0,
             seed: opts.seed,
             all_positions: false,
-            tune_material: false,
-            score_weight: opts.score_weight,
             score_horizon: opts.score_horizon,
-            write: None,
-            only: Vec::new(),
-            net_inputs: true,
+            features: Features::NetInputs,
         },
         &mut stats,
     )?;
     ensure!(!train.is_empty(), "no training positions");
 
     // K as `tune-eval` fits it: the scale at which the searched scores predict the results.
-    let scored: Vec<&Sample> = train.iter().filter(|s| s.score.is_some()).collect();
-    ensure!(!scored.is_empty(), "the games have no searched scores");
-    let k = fit_k_by(|k| {
-        scored
-            .iter()
-            .map(|s| log_loss(s.score.unwrap_or(0.0), s.result, k))
-            .sum::<f64>()
-            / scored.len() as f64
-    });
+    let k = samples::search_k(&train).context("the games have no searched scores")?;
     let scale = input_scales(&train);
     let data = Data::new(&train, &scale, k, opts.score_weight);
     let held = Data::new(&held_out, &scale, k, opts.score_weight);
@@ -397,10 +415,10 @@ pub fn run(opts: &Options) -> Result<()> {
     let lr = opts.lr as f32;
     for epoch in 1..=opts.epochs {
         for i in (1..order.len()).rev() {
-            rng = splitmix(rng);
+            rng = splitmix64(rng);
             order.swap(i, (rng % (i as u64 + 1)) as usize);
         }
-        let bar = progress(order.len().div_ceil(opts.batch) as u64, &format!("epoch {epoch}"));
+        let bar = progress::counted(order.len().div_ceil(opts.batch) as u64, &format!("epoch {epoch}"));
         for batch in order.chunks(opts.batch) {
             bar.inc(1);
             let per = batch.len().div_ceil(opts.threads);
@@ -467,7 +485,7 @@ pub fn run(opts: &Options) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tune_eval::merged_net_inputs;
+    use crate::samples::merged_net_inputs;
     use soppo_core::Position;
 
     #[test]
@@ -493,8 +511,8 @@ mod tests {
         let mut model = Model::new(9);
         let mut state = 5u64;
         let mut draw = |range: f32| {
-            state = splitmix(state);
-            ((state >> 11) as f64 / (1u64 << 53) as f64 - 0.5) as f32 * 2.0 * range
+            state = splitmix64(state);
+            centred(state) * 2.0 * range
         };
         for w in &mut model.w {
             *w *= 8.0;
