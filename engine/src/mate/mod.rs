@@ -14,6 +14,7 @@
 
 pub mod dfpn;
 pub(crate) mod exact;
+mod side_by_side;
 pub mod verify;
 
 use crate::search::SearchControl;
@@ -22,7 +23,7 @@ use exact::{Exact, Poll};
 use soppo_core::movegen::{MoveList, generate_checks};
 use soppo_core::{Move, Position};
 use std::cell::{Cell, RefCell};
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 /// The answer to `go mate`.
@@ -118,7 +119,7 @@ pub fn solve_with(
         return MateOutcome::NoMate;
     }
     if config.threads >= 2 {
-        return solve_side_by_side(pos, deadline, config, control, start, progress);
+        return side_by_side::solve(pos, deadline, config, control, start, progress);
     }
     let attacker = pos.side_to_move();
     let phase_end: Cell<Option<Instant>> = Cell::new(Some(start + exact_first_budget(time_limit)));
@@ -233,272 +234,6 @@ pub fn solve_with(
     }
 }
 
-/// Two threads: df-pn decides existence on its own thread while the exact search looks for
-/// the tsume answer on this one. A disproof ends both; an exact answer ends both; a df-pn
-/// proof is kept as the fallback answer while the exact search goes on until the deadline.
-fn solve_side_by_side(
-    pos: &Position,
-    deadline: Option<Instant>,
-    config: &MateConfig,
-    control: &SearchControl,
-    start: Instant,
-    progress: impl FnMut(&MateProgress) + Send,
-) -> MateOutcome {
-    let attacker = pos.side_to_move();
-    // Both threads report: the exact search its lengths, df-pn its proven line.
-    let progress = std::sync::Mutex::new(progress);
-    let out_of_time = || control.stop_requested() || deadline.is_some_and(|d| Instant::now() >= d);
-    let exact_done = AtomicBool::new(false);
-    // df-pn disproved the mate, or found an answer by itself: the exact search can stop.
-    let disproven = AtomicBool::new(false);
-    let dfpn_nodes = AtomicU64::new(0);
-    let dfpn_hashfull = AtomicU32::new(0);
-    let exact_nodes = AtomicU64::new(0);
-    // Once df-pn has a shortest line to fall back on, the exact search gets as long again as the
-    // answer has taken so far: nanoseconds from the start, 0 for no limit.
-    let exact_until = AtomicU64::new(0);
-    let hash_mb = (config.hash_mb - config.hash_mb / 4).max(1);
-    let mut dfpn = Dfpn::new(hash_mb);
-    dfpn.set_drop_chains(config.drop_chains);
-    // The exact search has a thread of its own; df-pn gets the others.
-    dfpn.set_threads(config.threads - 1);
-    let mut assistant = dfpn.assistant();
-    // The length of df-pn's first proof once it is done (`NO_PROOF` if it ended without one),
-    // 0 before; and whether df-pn has its answer.
-    let first_proof = AtomicU32::new(0);
-    let dfpn_finished = AtomicBool::new(false);
-    // When the exact search may stop to help df-pn (see `assist_after`), and how far it has:
-    // 0 not yet, 1 it helped the first proof, 2 it helps no more (or for good).
-    let assist_at = start + assist_after(deadline.map(|d| d.saturating_duration_since(start)));
-    let phase = Cell::new(0u8);
-    std::thread::scope(|scope| {
-        let (out_of_time, exact_done, disproven, dfpn_nodes) = (&out_of_time, &exact_done, &disproven, &dfpn_nodes);
-        let dfpn_hashfull = &dfpn_hashfull;
-        let (exact_nodes, exact_until) = (&exact_nodes, &exact_until);
-        let (first_proof, dfpn_finished) = (&first_proof, &dfpn_finished);
-        // Whether the exact search should lend its thread to df-pn now: to a first proof that
-        // is taking long, or for good to a proof longer than the exact search ever reaches
-        // (the bounded shortening then gets both threads).
-        let wants_to_assist = || {
-            let len = first_proof.load(Ordering::Relaxed);
-            phase.get() < 2
-                && Instant::now() >= assist_at
-                && if len == 0 {
-                    phase.get() == 0 && dfpn_nodes.load(Ordering::Relaxed) >= ASSIST_MIN_DFPN_NODES
-                } else {
-                    len != NO_PROOF && len as usize > verify::EXACT_CHECK_MAX_PLIES
-                }
-        };
-        // Whether the exact search should step aside while df-pn's first proof runs: the
-        // proof is large (the problem is long, beyond the exact search's reach) but not yet
-        // large enough for the exact search to help it (`wants_to_assist`). Both searches
-        // live in memory, and beside the exact search the proof took about a sixth longer
-        // (Shogi Zuko 99); a proof of this size is what answers such problems.
-        let wants_to_pause = || {
-            phase.get() == 0
-                && first_proof.load(Ordering::Relaxed) == 0
-                && (PAUSE_MIN_DFPN_NODES..ASSIST_MIN_DFPN_NODES).contains(&dfpn_nodes.load(Ordering::Relaxed))
-                && Instant::now() >= assist_at
-        };
-        // While `wants_to_pause`, waits (inside the exact search's poll, which then goes on
-        // where it was) until the first proof is done, grows large enough for
-        // `wants_to_assist`, or the time is up; otherwise returns at once.
-        let pause_for_first_proof = || {
-            while wants_to_pause() && !out_of_time() && !disproven.load(Ordering::Relaxed) {
-                std::thread::sleep(Duration::from_millis(1));
-            }
-        };
-        let progress = &progress;
-        let dfpn_stop = move || out_of_time() || exact_done.load(Ordering::Relaxed);
-        let worker = std::thread::Builder::new()
-            .name("soppo-dfpn".into())
-            .stack_size(dfpn::STACK_BYTES)
-            .spawn_scoped(scope, move || {
-                // Most problems are answered by the exact search within milliseconds; setting
-                // up df-pn's table (zero-filled, hundreds of MB) would cost more than that.
-                let begun = Instant::now();
-                while begun.elapsed() < DFPN_DELAY {
-                    if dfpn_stop() {
-                        return DfpnAnswer::UNKNOWN;
-                    }
-                    std::thread::sleep(Duration::from_millis(1));
-                }
-                // While the first proof runs, the line it works on is reported once a second
-                // (the exact search reports its lengths, without a line, in between).
-                let watcher = dfpn.line_watcher();
-                let mut last_report = first_line_clock(FIRST_LINE_AFTER);
-                let mut stop = |stats: &DfpnStats| {
-                    dfpn_nodes.store(stats.nodes, Ordering::Relaxed);
-                    dfpn_hashfull.store(stats.hashfull_permille, Ordering::Relaxed);
-                    if first_proof.load(Ordering::Relaxed) == 0 && last_report.elapsed() >= LINE_REPORT_INTERVAL {
-                        last_report = Instant::now();
-                        let line = watcher.current_line();
-                        if !line.is_empty() {
-                            let mut report = progress.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-                            report(&dfpn_progress(
-                                stats,
-                                exact_nodes.load(Ordering::Relaxed),
-                                start,
-                                None,
-                                Some(line),
-                            ));
-                        }
-                    }
-                    dfpn_stop()
-                };
-                let mut report = |line: &[Move], stats: &DfpnStats| {
-                    let mut report = progress.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-                    report(&dfpn_progress(
-                        stats,
-                        exact_nodes.load(Ordering::Relaxed),
-                        start,
-                        Some(line.to_vec()),
-                        None,
-                    ));
-                };
-                let found = run_dfpn(&mut dfpn, pos, deadline, &mut stop, &mut report, first_proof);
-                if found.verdict == DfpnVerdict::Disproven || found.answer.is_some() {
-                    disproven.store(true, Ordering::Relaxed);
-                } else if found.fallback.is_some() && deadline.is_none() {
-                    // As with one thread: the exact search goes on to the deadline, or as long
-                    // again as the answer has taken when there is none.
-                    let twice = u64::try_from(start.elapsed().as_nanos() * 2).unwrap_or(u64::MAX);
-                    exact_until.store(twice.max(1), Ordering::Relaxed);
-                }
-                dfpn_finished.store(true, Ordering::SeqCst);
-                found
-            });
-        let mut stop = |poll: &Poll| {
-            exact_nodes.store(poll.nodes, Ordering::Relaxed);
-            pause_for_first_proof();
-            let until = exact_until.load(Ordering::Relaxed);
-            out_of_time()
-                || disproven.load(Ordering::Relaxed)
-                || (until != 0 && start.elapsed().as_nanos() >= u128::from(until))
-                || wants_to_assist()
-        };
-        let mut exact = Exact::new(attacker, (config.hash_mb / 4).max(1), &mut stop);
-        exact.set_super_piece(config.super_piece);
-        let mut p = pos.clone();
-        let mut next = 1;
-        let mut report = |m: &MateProgress| {
-            let mut progress = progress.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            progress(&MateProgress {
-                nodes: m.nodes + dfpn_nodes.load(Ordering::Relaxed),
-                ..m.clone()
-            });
-        };
-        let exact_answer = loop {
-            break match exact_deepening(&mut exact, &mut p, &mut next, start, &mut report) {
-                Deepening::Found(len) => {
-                    // Building and checking the line must not stop to assist df-pn.
-                    phase.set(2);
-                    let mut line = Vec::new();
-                    exact.principal_line(&mut p, len, &mut line);
-                    if exact.aborted {
-                        None
-                    } else {
-                        match verify::verify_with(&mut exact, &p, &line) {
-                            Ok(()) => Some(MateOutcome::Mate(line)),
-                            Err(e) => {
-                                log::error!("mate line failed verification: {e}");
-                                None
-                            }
-                        }
-                    }
-                }
-                Deepening::NoMate => Some(MateOutcome::NoMate),
-                Deepening::Stopped if wants_to_assist() && !out_of_time() && !disproven.load(Ordering::Relaxed) => {
-                    // A first proof that takes long gets this thread too, and the exact search
-                    // goes on where it stopped once the proof is done; a proof the exact
-                    // search cannot reach gets the thread until df-pn has its answer.
-                    let for_good = first_proof.load(Ordering::SeqCst) != 0;
-                    phase.set(if for_good { 2 } else { 1 });
-                    // While this thread helps, it goes on reporting progress once a second.
-                    let last_report = AtomicU64::new(0);
-                    let done = || {
-                        let now = u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
-                        if now >= last_report.load(Ordering::Relaxed) + 1000 {
-                            last_report.store(now, Ordering::Relaxed);
-                            let mut progress = progress.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-                            progress(&MateProgress {
-                                depth: 0,
-                                nodes: exact_nodes.load(Ordering::Relaxed) + dfpn_nodes.load(Ordering::Relaxed),
-                                elapsed: start.elapsed(),
-                                hashfull_permille: dfpn_hashfull.load(Ordering::Relaxed),
-                                proven_line: None,
-                                searching_line: None,
-                            });
-                        }
-                        (!for_good && first_proof.load(Ordering::Relaxed) != 0)
-                            || dfpn_finished.load(Ordering::Relaxed)
-                            || out_of_time()
-                            || disproven.load(Ordering::Relaxed)
-                    };
-                    let assistant = &mut assistant;
-                    // A thread of its own for the deep recursion (this one's stack is the
-                    // caller's); the borrow ends with the inner scope.
-                    std::thread::scope(|inner| {
-                        let _ = std::thread::Builder::new()
-                            .name("soppo-dfpn-assistant".into())
-                            .stack_size(dfpn::STACK_BYTES)
-                            .spawn_scoped(inner, move || assistant.assist(&done));
-                    });
-                    exact.resume();
-                    continue;
-                }
-                Deepening::Stopped => None,
-            };
-        };
-        // Without an answer (out of time, or every length up to the longest tried), df-pn
-        // goes on until its own verdict or the deadline.
-        if exact_answer.is_some() {
-            exact_done.store(true, Ordering::Relaxed);
-        }
-        let found = worker.ok().and_then(|w| w.join().ok()).unwrap_or(DfpnAnswer::UNKNOWN);
-        if let Some(answer) = exact_answer {
-            return answer;
-        }
-        match found {
-            DfpnAnswer {
-                answer: Some(answer), ..
-            } => answer,
-            DfpnAnswer {
-                verdict: DfpnVerdict::Disproven,
-                ..
-            } => MateOutcome::NoMate,
-            DfpnAnswer {
-                fallback: Some(answer), ..
-            } => answer,
-            DfpnAnswer { line: Some(line), .. } => MateOutcome::Proven(line),
-            DfpnAnswer { .. } => MateOutcome::Timeout,
-        }
-    })
-}
-
-/// The df-pn nodes after which a first proof still not found gets the exact search's thread
-/// (see [`assist_after`]). A proof found in parallel is as sound, but a different one each
-/// time, and the tightened lines walked from it were worse: Shogi Zuko 99 (847 k nodes alone)
-/// printed 111 to 119 plies at 4 to 6 s with the help against 117 without. Proofs this large
-/// (Microcosmos, 23 M nodes) are where the second thread pays most.
-const ASSIST_MIN_DFPN_NODES: u64 = 2_000_000;
-
-/// The df-pn nodes after which a first proof still not found makes the exact search pause
-/// until it is (see `wants_to_pause` in [`solve_side_by_side`]).
-const PAUSE_MIN_DFPN_NODES: u64 = 250_000;
-
-/// `first_proof` of [`solve_side_by_side`] when df-pn's first search ended without a proof.
-const NO_PROOF: u32 = u32::MAX;
-
-/// With two threads or more: how long the exact search runs on its own thread at least before
-/// it lends that thread to df-pn's first proof (and goes on after it); the proof must also
-/// have taken [`ASSIST_MIN_DFPN_NODES`]. Most problems the exact search can answer at all it
-/// answers within this time; the long ones need the proof.
-fn assist_after(time_limit: Option<Duration>) -> Duration {
-    let cap = Duration::from_millis(500);
-    time_limit.map_or(cap, |t| (t / 8).min(cap))
-}
-
 /// How long the exact search runs before df-pn is asked whether a mate exists at all.
 fn exact_first_budget(time_limit: Option<Duration>) -> Duration {
     let cap = Duration::from_secs(2);
@@ -544,6 +279,9 @@ fn exact_deepening(
     }
     Deepening::Stopped
 }
+
+/// `first_proof` of [`run_dfpn`] when df-pn's first search ended without a proof.
+const NO_PROOF: u32 = u32::MAX;
 
 /// What df-pn found.
 struct DfpnAnswer {
@@ -879,7 +617,8 @@ fn first_line_clock(first: Duration) -> Instant {
 }
 
 /// When the exact search's first report of its line comes (one thread; with two, df-pn's
-/// line comes [`FIRST_LINE_AFTER`] after its [`DFPN_DELAY`]): a GUI shows a line at once.
+/// line comes [`FIRST_LINE_AFTER`] after its [`DFPN_DELAY`](side_by_side::DFPN_DELAY)): a GUI
+/// shows a line at once.
 const EXACT_FIRST_LINE_AFTER: Duration = Duration::from_millis(100);
 
 /// The longest start of `line` that is legal from `root`. The exact search's current line
@@ -897,9 +636,6 @@ pub(crate) fn legal_prefix(root: &Position, line: &[Move]) -> Vec<Move> {
     }
     legal
 }
-
-/// How long the exact search runs alone before df-pn joins it (two threads).
-const DFPN_DELAY: Duration = Duration::from_millis(50);
 
 #[cfg(test)]
 mod interposition_set;
