@@ -7,11 +7,12 @@
 //! whose [`Phase`] says how far it has lent its thread to df-pn.
 
 use super::dfpn::{self, Assistant, Dfpn, DfpnStats, DfpnVerdict};
+use super::dfpn_answer::{DfpnAnswer, NO_PROOF, run_dfpn};
 use super::exact::{Exact, Poll};
-use super::{
-    Deepening, DfpnAnswer, FIRST_LINE_AFTER, LINE_REPORT_INTERVAL, MateConfig, MateOutcome, MateProgress, NO_PROOF,
-    dfpn_progress, exact_deepening, first_line_clock, run_dfpn, verify,
+use super::progress::{
+    Deepening, FIRST_LINE_AFTER, LINE_REPORT_INTERVAL, dfpn_progress, exact_deepening, first_line_clock,
 };
+use super::{MateConfig, MateOutcome, MateProgress, verify};
 use crate::search::SearchControl;
 use soppo_core::{Move, Position};
 use std::cell::Cell;
@@ -31,7 +32,7 @@ const ASSIST_MIN_DFPN_NODES: u64 = 2_000_000;
 const PAUSE_MIN_DFPN_NODES: u64 = 250_000;
 
 /// How long the exact search runs alone before df-pn joins it.
-const DFPN_DELAY: Duration = Duration::from_millis(50);
+pub(super) const DFPN_DELAY: Duration = Duration::from_millis(50);
 
 /// With two threads or more: how long the exact search runs on its own thread at least before
 /// it lends that thread to df-pn's first proof (and goes on after it); the proof must also

@@ -1,3 +1,6 @@
+use super::dfpn::{Dfpn, DfpnVerdict};
+use super::dfpn_answer::{ShortAnswer, run_dfpn, shortest_answer, unshown_answer};
+use super::progress::legal_prefix;
 use super::*;
 
 fn solve_sfen(sfen: &str) -> MateOutcome {
@@ -238,9 +241,9 @@ fn dfpn_shortest_line_becomes_the_answer() {
     let sfen = "ln6+P/2sk1G3/p1ppn2pp/5BP2/9/2N6/P1PPPP2P/1SG6/LN1KR+r3 w 2G2L5Pb2s 72";
     let pos = Position::from_sfen(sfen).unwrap();
     let mut lines = Vec::new();
-    let mut dfpn = super::Dfpn::new(16);
+    let mut dfpn = Dfpn::new(16);
     let first_proof = std::sync::atomic::AtomicU32::new(0);
-    let found = super::run_dfpn(
+    let found = run_dfpn(
         &mut dfpn,
         &pos,
         None,
@@ -255,7 +258,7 @@ fn dfpn_shortest_line_becomes_the_answer() {
         5,
         "the first proof's length is announced"
     );
-    assert_eq!(found.verdict, super::DfpnVerdict::Proven);
+    assert_eq!(found.verdict, DfpnVerdict::Proven);
     assert_eq!(
         lines,
         [5, 3],
@@ -276,12 +279,12 @@ fn unverified_short_line_is_a_fallback() {
     let sfen = "ln6r/1G1g1k3/1sp1p+b3/pp1p2p2/2n6/2S1NP2P/PPP1P4/2+rGK4/1N6L w SLPbgsl5p 148";
     let pos = Position::from_sfen(sfen).unwrap();
     let mut dfpn = Dfpn::new(64);
-    assert_eq!(dfpn.solve(&pos, u64::MAX, &mut |_| false), super::DfpnVerdict::Proven);
+    assert_eq!(dfpn.solve(&pos, u64::MAX, &mut |_| false), DfpnVerdict::Proven);
     let short = dfpn.shortest_line(&pos, &mut |_| false).expect("a line");
     assert!(short.shortest);
-    match super::shortest_answer(&pos, short, &mut || true) {
-        super::ShortAnswer::Fallback(MateOutcome::Shortest(line)) => assert_eq!(line.len(), 11),
-        super::ShortAnswer::Final(o) => panic!("final answer {o:?}"),
+    match shortest_answer(&pos, short, &mut || true) {
+        ShortAnswer::Fallback(MateOutcome::Shortest(line)) => assert_eq!(line.len(), 11),
+        ShortAnswer::Final(o) => panic!("final answer {o:?}"),
         _ => panic!("no fallback"),
     }
 }
@@ -640,30 +643,27 @@ fn an_unshown_answer_prefers_the_line_that_lasts_its_bound() {
     // Microcosmos: first proof 1565 plies, tightening cut short, shortening at 1525 with a
     // 1525-ply line.
     assert_eq!(
-        super::unshown_answer(Some(line(1565)), None, line(1525), 1525),
+        unshown_answer(Some(line(1565)), None, line(1525), 1525),
         Some(line(1525))
     );
     // A tightened line that gives up early or runs long loses to the full one.
     assert_eq!(
-        super::unshown_answer(Some(line(119)), Some(line(113)), line(117), 117),
+        unshown_answer(Some(line(119)), Some(line(113)), line(117), 117),
         Some(line(117))
     );
     // A tightened line of the bound's length is kept (here distinguishable by its move).
     let other = vec![Move::drop(soppo_core::PieceKind::Silver, soppo_core::Square::new(1).unwrap()); 117];
     assert_eq!(
-        super::unshown_answer(Some(line(121)), Some(other.clone()), line(117), 117),
+        unshown_answer(Some(line(121)), Some(other.clone()), line(117), 117),
         Some(other)
     );
     // A short line that does not last its bound comes last.
     assert_eq!(
-        super::unshown_answer(Some(line(121)), Some(line(119)), line(111), 117),
+        unshown_answer(Some(line(121)), Some(line(119)), line(111), 117),
         Some(line(119))
     );
-    assert_eq!(
-        super::unshown_answer(Some(line(121)), None, line(111), 117),
-        Some(line(121))
-    );
-    assert_eq!(super::unshown_answer(None, None, line(111), 117), Some(line(111)));
+    assert_eq!(unshown_answer(Some(line(121)), None, line(111), 117), Some(line(121)));
+    assert_eq!(unshown_answer(None, None, line(111), 117), Some(line(111)));
 }
 
 /// A line shown while the exact search works stops before the first move that is not legal in

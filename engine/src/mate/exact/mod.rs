@@ -71,7 +71,7 @@ pub(crate) struct Poll<'b> {
     /// The moves from the root to the node being searched, up to where the search left the
     /// real game for a hypothetical position (a piece taken out of a hand in a
     /// useless-interposition test). Moves under a super piece may still be illegal in the real
-    /// game (see [`legal_prefix`](crate::mate::legal_prefix)).
+    /// game (see [`legal_prefix`](crate::mate::progress::legal_prefix)).
     pub line: &'b [Move],
     table: &'b Table,
 }
