@@ -1,5 +1,7 @@
+use super::interposition::{USELESS_TEST_DEPTH, tsume_mated, useless_interpositions_removed};
+use super::lines::Replies;
 use super::tt::{DEP_NONE, INF, Record, UNBOUNDED};
-use super::{Dfpn, DfpnVerdict, Replies};
+use super::{Dfpn, DfpnVerdict};
 use soppo_core::{Move, Position};
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
@@ -32,7 +34,7 @@ fn check_line(sfen: &str, line: &[Move]) -> Result<(), String> {
         }
     }
     // Checkmate, or (shortest lines) only useless interpositions left.
-    if p.is_checkmate() || super::tsume_mated(&mut p, attacker, super::USELESS_TEST_DEPTH) {
+    if p.is_checkmate() || tsume_mated(&mut p, attacker, USELESS_TEST_DEPTH) {
         Ok(())
     } else {
         Err("line does not end in checkmate".into())
@@ -684,7 +686,7 @@ fn cached_useless_interposition_tests_remove_the_same_evasions() {
     let mut all = soppo_core::MoveList::new();
     soppo_core::movegen::generate_legal::<true>(&p, &mut all);
     let mut direct = all.clone();
-    let removed = super::useless_interpositions_removed(&mut p, soppo_core::Color::Black, &mut direct)
+    let removed = useless_interpositions_removed(&mut p, soppo_core::Color::Black, &mut direct)
         .expect("the check can be interposed");
     assert!(direct.len() < all.len(), "some drops are useless");
     let kept: Vec<Move> = all
