@@ -16,15 +16,23 @@
 //! side by side from the start ([`side_by_side`]). df-pn's part is the same either way
 //! ([`dfpn_answer`]), and so are the exact search's deepening and the reports ([`progress`]).
 //!
+//! This file is the module's whole API: [`solve`] and [`solve_with`] with [`MateConfig`],
+//! [`MateOutcome`] and [`MateProgress`]; the verifier's checks of a line ([`verify()`],
+//! [`verify_moves_and_mate`], [`VerifyError`]); and, for measurements and tests, the solver's
+//! parts on their own ([`lab`]). The other submodules are private.
+//!
 //! [`Dfpn::shortest_line`]: dfpn::Dfpn::shortest_line
 
-pub mod dfpn;
+mod dfpn;
 mod dfpn_answer;
-pub(crate) mod exact;
+mod exact;
+pub mod lab;
 mod progress;
 mod side_by_side;
 mod taking_turns;
-pub mod verify;
+mod verify;
+
+pub use verify::{VerifyError, verify, verify_moves_and_mate};
 
 use crate::search::SearchControl;
 use soppo_core::movegen::{MoveList, generate_checks};
@@ -128,7 +136,5 @@ pub fn solve_with(
     taking_turns::solve(pos, time_limit, deadline, config, control, start, progress)
 }
 
-#[cfg(test)]
-mod interposition_set;
 #[cfg(test)]
 mod tests;

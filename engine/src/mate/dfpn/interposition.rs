@@ -27,7 +27,7 @@ pub(super) const USELESS_CACHE_ENTRIES: usize = 1 << 12;
 pub(super) const USELESS_CACHED: u128 = 1 << 127;
 
 /// How deep [`tsume_mated`] follows interpositions whose capture might mate.
-pub(super) const USELESS_TEST_DEPTH: u32 = 3;
+pub(in crate::mate) const USELESS_TEST_DEPTH: u32 = 3;
 
 impl Dfpn {
     /// [`useless_interpositions_removed`] through `useless_cache`: whether the test applied.
@@ -126,7 +126,7 @@ fn capture_mates_without_piece(pos: &mut Position, sq: Square, attacker: Color, 
 /// Defender to move, in check: whether no evasion counts under tsume rules, i.e. there is
 /// none, or all interpose and each is useless by [`capture_mates_without_piece`]. Deeper than
 /// `depth` nested interpositions, interpositions count (a longer, never a wrong, answer).
-pub(super) fn tsume_mated(pos: &mut Position, attacker: Color, depth: u32) -> bool {
+pub(in crate::mate) fn tsume_mated(pos: &mut Position, attacker: Color, depth: u32) -> bool {
     let mut evasions = MoveList::new();
     generate_legal::<true>(pos, &mut evasions);
     if evasions.is_empty() {

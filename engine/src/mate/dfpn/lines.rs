@@ -18,7 +18,7 @@ const TIGHTEN_NODES: u64 = 5_000;
 
 /// How the line walks of the length-bounded searches choose the defender's replies.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum Replies {
+pub(in crate::mate) enum Replies {
     /// The reply with the longest stored proof.
     Stored,
     /// The reply with the longest proof after small searches tried to shorten each.
@@ -227,7 +227,7 @@ impl Dfpn {
 
     /// The line of [`Dfpn::shortest_line`] from `pos`, where a mate in at most `len` plies
     /// is proven, with the defender's replies chosen as `replies` says.
-    pub(super) fn bounded_line(
+    pub(in crate::mate) fn bounded_line(
         &mut self,
         pos: &Position,
         len: u16,

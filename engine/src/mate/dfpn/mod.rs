@@ -60,9 +60,10 @@ mod shared;
 pub(crate) mod tests;
 mod tt;
 
+pub(super) use interposition::{USELESS_TEST_DEPTH, tsume_mated};
+pub(super) use lines::Replies;
 pub use lines::ShortLine;
-pub(crate) use parallel::STACK_BYTES;
-pub use parallel::{Assistant, LineWatcher, MAX_THREADS};
+pub use parallel::{Assistant, LineWatcher, STACK_BYTES};
 
 use interposition::USELESS_CACHE_ENTRIES;
 use search::{Child, FILTER_BITS, MAX_DEPTH, NO_MATE1_ENTRIES, POLL_INTERVAL};

@@ -19,7 +19,7 @@ pub(super) const PARALLEL_MIN_NODES: u64 = 100_000;
 /// pages are touched as the search deepens).
 ///
 /// [`MAX_DEPTH`]: super::search::MAX_DEPTH
-pub(crate) const STACK_BYTES: usize = 1 << 30;
+pub const STACK_BYTES: usize = 1 << 30;
 
 /// Reads the line a [`Dfpn`] is working on from another thread (see [`Dfpn::line_watcher`]).
 pub struct LineWatcher {
