@@ -158,12 +158,14 @@ fn mudaai_problems_are_mates() {
     }
 }
 
+/// Shogi Zuko 99 (117 plies) proven, with a mating line. The proof takes 846,938 nodes, about
+/// 3 s in the test profile; the budget of 5 M nodes (under 20 s) is the test's time limit, and
+/// a change that multiplies the proof's size fails it.
 #[test]
-#[ignore = "takes about 20 s in release, longer in the test profile"]
 fn shogi_zuko_99() {
     let mut d = Dfpn::new(256);
     // The line need not be the shortest mate (nor the defender's longest resistance).
-    assert_mate(&mut d, ZUKO_99, 50_000_000);
+    assert_mate(&mut d, ZUKO_99, 5_000_000);
 }
 
 #[test]
