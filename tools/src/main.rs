@@ -11,11 +11,13 @@
 //!   evaluation's weights on game results; prints the new `DEFAULT_PARAMS`;
 //! - `soppo-tools selfplay --openings FILE --games N [--nodes N] [--threads N] --out FILE`:
 //!   games of the engine against itself, with the searched scores, for `tune-eval`;
-//! - `soppo-tools eval "<SFEN>" [--top N]`: the static evaluation, group by group.
+//! - `soppo-tools eval "<SFEN>" [--top N]`: the static evaluation, group by group;
+//! - `soppo-tools mate-measure <MEASUREMENT> …`: measurements of the mate solver's parts.
 
 mod eval_cmd;
 mod kif;
 mod mate_cmd;
+mod mate_measure;
 mod perft_cmd;
 mod suite;
 mod tsume_cmd;
@@ -57,6 +59,8 @@ enum Command {
     Selfplay(selfplay::Args),
     /// Print the static evaluation of a position (side to move's view), group by group.
     Eval(EvalArgs),
+    /// Measure the mate solver's parts on their own (df-pn, the exact search's super piece).
+    MateMeasure(mate_measure::MeasureArgs),
 }
 
 #[derive(Debug, Args)]
@@ -173,6 +177,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::TrainNet(args) => train_net::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Selfplay(args) => selfplay::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Eval(args) => eval_cmd::run(&args.sfen, args.top).map(|()| ExitCode::SUCCESS),
+        Command::MateMeasure(args) => mate_measure::run(args),
         Command::Perft(args) => {
             if let Some(path) = args.suite {
                 let summary = suite::run_suite(&path, args.max_nodes)?;

@@ -47,7 +47,7 @@ pub fn verify_mate(pos: &Position, line: &[Move]) -> std::result::Result<(), Str
     if line.is_empty() {
         return Err("empty line".to_string());
     }
-    soppo_engine::mate::verify::verify(pos, line).map_err(|e| e.to_string())
+    soppo_engine::mate::verify(pos, line).map_err(|e| e.to_string())
 }
 
 /// Checks a line the solver showed shortest with df-pn ([`Outcome::Shortest`]): the tsume
@@ -57,7 +57,7 @@ pub fn verify_mate(pos: &Position, line: &[Move]) -> std::result::Result<(), Str
 /// # Errors
 /// Why the line is not a correct answer.
 pub fn verify_shortest(pos: &Position, line: &[Move]) -> std::result::Result<(), String> {
-    use soppo_engine::mate::verify::{verify, verify_moves_and_mate};
+    use soppo_engine::mate::{verify, verify_moves_and_mate};
     match verify(pos, line) {
         Err(e) if e.is_stopped() => verify_moves_and_mate(pos, line).map_err(|e| e.to_string()),
         other => other.map_err(|e| e.to_string()),
@@ -68,7 +68,7 @@ pub fn verify_shortest(pos: &Position, line: &[Move]) -> std::result::Result<(),
 /// is promised to: every move legal, every attacker move a check, and at the end no evasion
 /// but useless interpositions (which the line leaves out, as a tsume answer does).
 pub fn verify_mating_line(pos: &Position, line: &[Move]) -> std::result::Result<(), String> {
-    soppo_engine::mate::verify::verify_moves_and_mate(pos, line).map_err(|e| e.to_string())
+    soppo_engine::mate::verify_moves_and_mate(pos, line).map_err(|e| e.to_string())
 }
 
 /// Checks the line of a solver's answer as its kind promises it ([`verify_mate`],

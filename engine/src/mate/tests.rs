@@ -1,3 +1,7 @@
+use super::dfpn::{Dfpn, DfpnVerdict};
+use super::dfpn_answer::{ShortAnswer, run_dfpn, shortest_answer, unshown_answer};
+use super::lab::as_tsume;
+use super::progress::legal_prefix;
 use super::*;
 
 fn solve_sfen(sfen: &str) -> MateOutcome {
@@ -238,9 +242,9 @@ fn dfpn_shortest_line_becomes_the_answer() {
     let sfen = "ln6+P/2sk1G3/p1ppn2pp/5BP2/9/2N6/P1PPPP2P/1SG6/LN1KR+r3 w 2G2L5Pb2s 72";
     let pos = Position::from_sfen(sfen).unwrap();
     let mut lines = Vec::new();
-    let mut dfpn = super::Dfpn::new(16);
+    let mut dfpn = Dfpn::new(16);
     let first_proof = std::sync::atomic::AtomicU32::new(0);
-    let found = super::run_dfpn(
+    let found = run_dfpn(
         &mut dfpn,
         &pos,
         None,
@@ -255,7 +259,7 @@ fn dfpn_shortest_line_becomes_the_answer() {
         5,
         "the first proof's length is announced"
     );
-    assert_eq!(found.verdict, super::DfpnVerdict::Proven);
+    assert_eq!(found.verdict, DfpnVerdict::Proven);
     assert_eq!(
         lines,
         [5, 3],
@@ -276,12 +280,12 @@ fn unverified_short_line_is_a_fallback() {
     let sfen = "ln6r/1G1g1k3/1sp1p+b3/pp1p2p2/2n6/2S1NP2P/PPP1P4/2+rGK4/1N6L w SLPbgsl5p 148";
     let pos = Position::from_sfen(sfen).unwrap();
     let mut dfpn = Dfpn::new(64);
-    assert_eq!(dfpn.solve(&pos, u64::MAX, &mut |_| false), super::DfpnVerdict::Proven);
+    assert_eq!(dfpn.solve(&pos, u64::MAX, &mut |_| false), DfpnVerdict::Proven);
     let short = dfpn.shortest_line(&pos, &mut |_| false).expect("a line");
     assert!(short.shortest);
-    match super::shortest_answer(&pos, short, &mut || true) {
-        super::ShortAnswer::Fallback(MateOutcome::Shortest(line)) => assert_eq!(line.len(), 11),
-        super::ShortAnswer::Final(o) => panic!("final answer {o:?}"),
+    match shortest_answer(&pos, short, &mut || true) {
+        ShortAnswer::Fallback(MateOutcome::Shortest(line)) => assert_eq!(line.len(), 11),
+        ShortAnswer::Final(o) => panic!("final answer {o:?}"),
         _ => panic!("no fallback"),
     }
 }
@@ -308,25 +312,10 @@ fn with_a_deadline_the_exact_search_outlasts_a_fallback() {
     }
 }
 
-/// The exact search's shortest mate (up to `max` plies) and answer line with the super piece on
-/// or off, and the nodes it took; `None` when the node budget ran out.
-pub(super) fn exact_answer(sfen: &str, super_piece: bool, max: i32, budget: u64) -> (Option<(i32, Vec<Move>)>, u64) {
-    let mut pos = Position::from_sfen(sfen).unwrap();
-    let mut stop = |p: &exact::Poll| p.nodes >= budget;
-    let mut exact = exact::Exact::new(pos.side_to_move(), 64, &mut stop);
-    exact.set_super_piece(super_piece);
-    let mut answer = None;
-    let mut l = 1;
-    while l <= max && !exact.aborted {
-        if exact.or_node(&mut pos, l) {
-            let mut line = Vec::new();
-            exact.principal_line(&mut pos, l, &mut line);
-            answer = (!exact.aborted).then_some((l, line));
-            break;
-        }
-        l += 2;
-    }
-    (answer, exact.nodes)
+/// [`lab::exact_answer`](super::lab::exact_answer) from `sfen`: the length and line, and the nodes.
+fn exact_answer(sfen: &str, super_piece: bool, max: i32, budget: u64) -> (Option<(i32, Vec<Move>)>, u64) {
+    let answer = super::lab::exact_answer(&Position::from_sfen(sfen).unwrap(), super_piece, max, budget);
+    (answer.mate, answer.nodes)
 }
 
 /// Super piece on and off answer alike (length and line), and on interposition-heavy shapes
@@ -342,7 +331,7 @@ fn super_piece_gives_the_same_answers_with_fewer_nodes() {
         ("9/5g1s1/8k/6+R2/9/6R1S/5B3/9/9 b b3g2s4n4l18p 1", 3, true),
         ("k8/9/1K7/9/9/9/8B/8B/9 b 2r4g4s4n4l18p 1", 1, true),
         ("k8/9/2N6/2N6/9/9/9/9/8+R b R2b4g4s2n4l18p 1", 3, false),
-        // Two of the generated interposition-heavy set (`interposition_set`, seed 1).
+        // Two of the generated interposition-heavy set (`soppo-tools mate-measure super-piece-generated`, seed 1).
         ("6+P2/8b/8k/8N/5+P1+p1/9/8R/9/9 b RB4g4s3n4l15p 1", 7, true),
         ("9/9/7k1/9/4+R4/9/9/6R2/9 b B2Nb4g4s2n4l18p 1", 7, true),
     ];
@@ -397,97 +386,6 @@ fn super_piece_never_changes_an_answer_on_the_data() {
     }
 }
 
-/// How many of the answer line's checks the defender could answer by a drop between: the
-/// "interposition-heavy" measure of the research notes (≥ 3 makes a problem one).
-pub(super) fn distant_drop_checks(sfen: &str, line: &[Move]) -> usize {
-    let mut pos = Position::from_sfen(sfen).unwrap();
-    let mut n = 0;
-    for (i, &m) in line.iter().enumerate() {
-        pos.do_move(m);
-        if i % 2 == 0 && InterpositionGapProbe::drops_between(&pos) {
-            n += 1;
-        }
-    }
-    n
-}
-
-struct InterpositionGapProbe;
-
-impl InterpositionGapProbe {
-    fn drops_between(pos: &Position) -> bool {
-        let Some(gap) = exact::InterpositionGap::of(pos) else {
-            return false;
-        };
-        let mut evasions = MoveList::new();
-        soppo_core::movegen::generate_legal::<true>(pos, &mut evasions);
-        evasions.iter().any(|e| e.is_drop() && gap.is_interposition(*e))
-    }
-}
-
-/// A game position turned into a tsume problem: the attacker's (side to move's) king leaves the
-/// board and the defender holds every piece that is neither on the board nor in the attacker's
-/// hand. `None` if the SFEN does not parse or the defender has no king. Used by
-/// `measure_super_piece` (`SUPER_AB_AS_TSUME`): game rows rarely leave the defender several kinds
-/// to drop, tsume problems always do, and the super piece is for the second case. The generated
-/// set (`interposition_set`) fills the defender's hand with it too.
-pub(super) fn as_tsume(sfen: &str) -> Option<String> {
-    use soppo_core::{Color, PieceKind, Square};
-    let mut pos = Position::from_sfen(sfen).ok()?;
-    let attacker = pos.side_to_move();
-    let defender = !attacker;
-    // Without the defender's king there is nothing to mate.
-    let _ = pos.king_square(defender)?;
-    for kind in PieceKind::HAND {
-        let total = kind.full_set_count();
-        let on_board = Square::all()
-            .filter(|&sq| pos.piece_on(sq).is_some_and(|p| p.kind().unpromote() == kind))
-            .count() as u32;
-        let rest = total.saturating_sub(on_board + pos.hand(attacker).count(kind));
-        while pos.hand(defender).count(kind) > rest {
-            pos.take_hand_piece(defender, kind);
-        }
-        while pos.hand(defender).count(kind) < rest {
-            pos.give_hand_piece(defender, kind);
-        }
-    }
-    // The attacker's king leaves: an empty square in its place, and empty runs merged (a run
-    // ends at a piece, at a rank's `/` or at the end of the board).
-    let king = if attacker == Color::Black { 'K' } else { 'k' };
-    let text = pos.to_sfen();
-    let (board, rest) = text.split_once(' ')?;
-    let merged = merge_empty_runs(board, Some(king));
-    let (side, hands) = {
-        let mut f = rest.split(' ');
-        (f.next()?, f.next()?)
-    };
-    let out = format!("{merged} {side} {hands} 1");
-    Position::from_sfen(&out).is_ok().then_some(out)
-}
-
-/// An SFEN board with each run of empty squares written as one number: digits in `board` add
-/// to the run, and so does every `removed` piece (it leaves its square empty).
-pub(super) fn merge_empty_runs(board: &str, removed: Option<char>) -> String {
-    let mut merged = String::new();
-    let mut empty = 0;
-    for c in board.chars() {
-        match c.to_digit(10) {
-            Some(d) => empty += d,
-            None if Some(c) == removed => empty += 1,
-            None => {
-                if empty > 0 {
-                    merged.push_str(&empty.to_string());
-                    empty = 0;
-                }
-                merged.push(c);
-            }
-        }
-    }
-    if empty > 0 {
-        merged.push_str(&empty.to_string());
-    }
-    merged
-}
-
 #[test]
 fn a_game_position_becomes_a_tsume_problem() {
     let cases = [
@@ -518,119 +416,6 @@ fn a_game_position_becomes_a_tsume_problem() {
     }
 }
 
-/// Super piece on vs off: the same answers (length and line), and the nodes each needed, on
-/// every row and on the interposition-heavy ones (≥ 3 checks of the line answerable by a drop
-/// between). `SUPER_AB_FILES` (comma-separated data files, default the mudaai set and
-/// `mate_curated.tsv`), `SUPER_AB_LIMIT` (rows per file), `SUPER_AB_MAX` (plies, default 15) and
-/// `SUPER_AB_BUDGET` (nodes per problem and mode, default 20 M) set what is run;
-/// `SUPER_AB_TSUME` keeps only problems without the attacker's king, `SUPER_AB_AS_TSUME` turns
-/// every row into a tsume problem first (`as_tsume`), `SUPER_AB_VERBOSE` prints
-/// every row.
-/// `cargo test --release -p soppo-engine measure_super_piece -- --ignored --nocapture`
-#[test]
-#[ignore = "measurement"]
-#[allow(clippy::cast_precision_loss)]
-fn measure_super_piece() {
-    let Some(dir) = super::dfpn::tests::data_dir() else {
-        return;
-    };
-    let env = |k: &str, d: u64| std::env::var(k).ok().and_then(|v| v.parse().ok()).unwrap_or(d);
-    let max = i32::try_from(env("SUPER_AB_MAX", 15)).unwrap_or(15);
-    let budget = env("SUPER_AB_BUDGET", 20_000_000);
-    let limit = usize::try_from(env("SUPER_AB_LIMIT", 100_000)).unwrap_or(usize::MAX);
-    let tsume_only = std::env::var_os("SUPER_AB_TSUME").is_some();
-    let as_tsume_rows = std::env::var_os("SUPER_AB_AS_TSUME").is_some();
-    let mut times = [0.0f64; 2];
-    let files = std::env::var("SUPER_AB_FILES").unwrap_or_else(|_| "mudaai6.tsv,mate_curated.tsv".into());
-    // [all rows, heavy rows]: (answered both ways, differing, nodes on, nodes off)
-    let mut sums = [(0usize, 0usize, 0u64, 0u64); 2];
-    let mut ratios: Vec<f64> = Vec::new();
-    for file in files.split(',') {
-        let Ok(text) = std::fs::read_to_string(dir.join(file)) else {
-            eprintln!("skipping {file}: not readable");
-            continue;
-        };
-        for row in text
-            .lines()
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
-            .take(limit)
-        {
-            let sfen = row.split('\t').next().unwrap_or_default();
-            let converted;
-            let sfen = if as_tsume_rows {
-                let Some(t) = as_tsume(sfen) else { continue };
-                converted = t;
-                converted.as_str()
-            } else {
-                sfen
-            };
-            if Position::from_sfen(sfen).is_err() {
-                continue;
-            }
-            if tsume_only && Position::from_sfen(sfen).is_ok_and(|p| p.king_square(p.side_to_move()).is_some()) {
-                continue;
-            }
-            let t = Instant::now();
-            let (off, off_nodes) = exact_answer(sfen, false, max, budget);
-            let off_ms = t.elapsed().as_secs_f64() * 1e3;
-            let Some((_, off_line)) = &off else { continue };
-            let heavy = distant_drop_checks(sfen, off_line) >= 3;
-            let t = Instant::now();
-            let (on, on_nodes) = exact_answer(sfen, true, max, budget);
-            let on_ms = t.elapsed().as_secs_f64() * 1e3;
-            times[0] += on_ms;
-            times[1] += off_ms;
-            let same = on == off;
-            for (i, s) in sums.iter_mut().enumerate() {
-                if i == 0 || heavy {
-                    s.0 += 1;
-                    s.1 += usize::from(!same);
-                    s.2 += on_nodes;
-                    s.3 += off_nodes;
-                }
-            }
-            if heavy {
-                ratios.push(off_nodes as f64 / on_nodes.max(1) as f64);
-            }
-            if heavy || !same || std::env::var_os("SUPER_AB_VERBOSE").is_some() {
-                let show = |a: &Option<(i32, Vec<Move>)>| {
-                    a.as_ref().map_or("-".to_string(), |(l, line)| {
-                        format!(
-                            "{l}: {}",
-                            line.iter().map(ToString::to_string).collect::<Vec<_>>().join(" ")
-                        )
-                    })
-                };
-                eprintln!(
-                    "{file}\t{sfen}\ton {on_nodes} ({on_ms:.1} ms)\toff {off_nodes} ({off_ms:.1} ms)\t{:.2}x\t{}{}",
-                    off_nodes as f64 / on_nodes.max(1) as f64,
-                    show(&on),
-                    if same {
-                        String::new()
-                    } else {
-                        format!("\tDIFFERS off {}", show(&off))
-                    }
-                );
-            }
-        }
-    }
-    ratios.sort_by(f64::total_cmp);
-    let median = ratios.get(ratios.len() / 2).copied().unwrap_or(0.0);
-    for (name, s) in ["all rows", "interposition-heavy rows"].iter().zip(sums) {
-        eprintln!(
-            "super piece, {name}: {} answered both ways, {} differ; nodes on {} off {} ({:.2}x fewer)",
-            s.0,
-            s.1,
-            s.2,
-            s.3,
-            s.3 as f64 / s.2.max(1) as f64
-        );
-    }
-    eprintln!("heavy rows: median ratio {median:.2}x over {}", ratios.len());
-    eprintln!("time: on {:.0} ms, off {:.0} ms", times[0], times[1]);
-    assert_eq!(sums[0].1, 0, "answers differ");
-}
-
 /// Without a line shown shortest, the answer is the one that lasts the shortest bound proven;
 /// a tightened line of that length is kept; otherwise tightened, then first, then short.
 #[test]
@@ -640,30 +425,27 @@ fn an_unshown_answer_prefers_the_line_that_lasts_its_bound() {
     // Microcosmos: first proof 1565 plies, tightening cut short, shortening at 1525 with a
     // 1525-ply line.
     assert_eq!(
-        super::unshown_answer(Some(line(1565)), None, line(1525), 1525),
+        unshown_answer(Some(line(1565)), None, line(1525), 1525),
         Some(line(1525))
     );
     // A tightened line that gives up early or runs long loses to the full one.
     assert_eq!(
-        super::unshown_answer(Some(line(119)), Some(line(113)), line(117), 117),
+        unshown_answer(Some(line(119)), Some(line(113)), line(117), 117),
         Some(line(117))
     );
     // A tightened line of the bound's length is kept (here distinguishable by its move).
     let other = vec![Move::drop(soppo_core::PieceKind::Silver, soppo_core::Square::new(1).unwrap()); 117];
     assert_eq!(
-        super::unshown_answer(Some(line(121)), Some(other.clone()), line(117), 117),
+        unshown_answer(Some(line(121)), Some(other.clone()), line(117), 117),
         Some(other)
     );
     // A short line that does not last its bound comes last.
     assert_eq!(
-        super::unshown_answer(Some(line(121)), Some(line(119)), line(111), 117),
+        unshown_answer(Some(line(121)), Some(line(119)), line(111), 117),
         Some(line(119))
     );
-    assert_eq!(
-        super::unshown_answer(Some(line(121)), None, line(111), 117),
-        Some(line(121))
-    );
-    assert_eq!(super::unshown_answer(None, None, line(111), 117), Some(line(111)));
+    assert_eq!(unshown_answer(Some(line(121)), None, line(111), 117), Some(line(121)));
+    assert_eq!(unshown_answer(None, None, line(111), 117), Some(line(111)));
 }
 
 /// A line shown while the exact search works stops before the first move that is not legal in

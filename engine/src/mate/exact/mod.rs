@@ -71,7 +71,7 @@ pub(crate) struct Poll<'b> {
     /// The moves from the root to the node being searched, up to where the search left the
     /// real game for a hypothetical position (a piece taken out of a hand in a
     /// useless-interposition test). Moves under a super piece may still be illegal in the real
-    /// game (see [`legal_prefix`](crate::mate::legal_prefix)).
+    /// game (see [`legal_prefix`](crate::mate::progress::legal_prefix)).
     pub line: &'b [Move],
     table: &'b Table,
 }
@@ -705,7 +705,6 @@ impl<'a> Exact<'a> {
     }
 
     /// The shortest mate of at most `max` plies (attacker to move), if any.
-    #[cfg(test)]
     pub(crate) fn shortest(&mut self, pos: &mut Position, max: i32) -> Option<i32> {
         debug_assert!(self.sup.is_none());
         self.shortest_len(pos, max)
