@@ -41,7 +41,7 @@ pub fn run_with(depth: u32, threads: u32) -> String {
     // The defaults of every other option (MultiPV 1, no resignation).
     let settings = SearchSettings {
         threads: threads.max(1),
-        ..SearchSettings::from_options(&crate::options::Options::default())
+        ..SearchSettings::default()
     };
     for (i, sfen) in POSITIONS.iter().enumerate() {
         let Ok(pos) = Position::from_sfen(sfen) else { continue };

@@ -1,56 +1,42 @@
 //! The engine's USI options: what `usi` declares and what `setoption` may change.
 //!
+//! Every option is declared once, in [`TABLE`]: its name, type, range and the field of
+//! [`Options`] it sets. The `usi` listing, `setoption` and the settings handed to the search,
+//! the mate solver and the time management all read that table and that struct; the defaults
+//! are those of the settings types themselves ([`SearchSettings::DEFAULT`],
+//! [`TimeSettings::DEFAULT`], [`MateConfig::default`]). The search, the solver and the time
+//! management know nothing of options.
+//!
 //! Names match case-insensitively (GUIs differ in case); `USI_Hash` and `USI_Ponder` are
 //! accepted even though GUIs send them whether or not they were declared. A value that does
 //! not fit the option's type or range is refused with a sentence saying why, and the option
 //! keeps its previous value.
 
-use crate::search::tunables::{self, Tunables};
+use crate::mate::MateConfig;
+use crate::search::tunables;
+use crate::search::{SearchSettings, SoppoCut};
+use crate::time::TimeSettings;
 use crate::usi::{OptionKind, UsiOption};
 use soppo_core::declaration::EnteringKingRule;
 
-/// How the soppo forward pruning of the search runs (A/B switch for the search issue).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum SoppoCut {
-    Off,
-    Static,
-    Dynamic,
-}
-
-/// How the mate solver's df-pn treats interposing drops (an A/B switch).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum InterpositionMethod {
-    /// Drops on one square, and loose drops, are chained: one searched at a time.
-    Chains,
-    /// Every drop is its own child, searched and counted side by side.
-    PerKind,
-}
-
-/// Every option value, typed.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Every option value, typed, grouped by what reads it.
+#[derive(Clone, Debug)]
 pub struct Options {
+    /// `USI_Hash`: the search's table and the mate solver's, MiB.
     pub hash_mb: u64,
+    /// `USI_Ponder` (GUIs send it; pondering follows `go ponder`).
     pub ponder: bool,
+    /// `Threads`: for the search and the mate solver alike.
     pub threads: u32,
-    pub multi_pv: u32,
-    pub network_delay_ms: u64,
-    pub network_delay2_ms: u64,
-    pub minimum_thinking_time_ms: u64,
-    pub slow_mover_percent: u64,
-    pub resign_value: i32,
-    pub entering_king_rule: EnteringKingRule,
-    pub max_moves_to_draw: u32,
+    /// `DepthLimit`, `NodesLimit`: limits of every `go` (0: none).
     pub depth_limit: u32,
     pub nodes_limit: u64,
-    pub soppo_cut: SoppoCut,
-    pub soppo_distance: u32,
-    pub static_mate_eval: bool,
-    /// The exact mate search treats the drops on one square as one super piece.
-    pub mate_super_piece: bool,
-    pub interposition_method: InterpositionMethod,
-    /// The search's constants; only a build with the `tune` feature declares options for
-    /// them (`Tune_<name>`) and plays with what they hold.
-    pub tunables: Tunables,
+    /// What the search reads (its `threads` is set per job from [`Options::threads`]).
+    pub search: SearchSettings,
+    /// What the time management reads.
+    pub time: TimeSettings,
+    /// What the mate solver reads (its `hash_mb` and `threads` are set per job).
+    pub mate: MateConfig,
 }
 
 impl Default for Options {
@@ -59,116 +45,237 @@ impl Default for Options {
             hash_mb: 256,
             ponder: false,
             threads: 1,
-            multi_pv: 1,
-            network_delay_ms: 120,
-            network_delay2_ms: 1120,
-            minimum_thinking_time_ms: 2000,
-            slow_mover_percent: 100,
-            resign_value: 99_999,
-            entering_king_rule: EnteringKingRule::Csa27,
-            max_moves_to_draw: 0,
             depth_limit: 0,
             nodes_limit: 0,
-            soppo_cut: SoppoCut::Off,
-            soppo_distance: 5,
-            static_mate_eval: true,
-            mate_super_piece: true,
-            interposition_method: InterpositionMethod::Chains,
-            tunables: tunables::DEFAULT,
+            search: SearchSettings::DEFAULT,
+            time: TimeSettings::DEFAULT,
+            mate: MateConfig::default(),
         }
     }
 }
 
-const RULES: [(&str, EnteringKingRule); 5] = [
-    ("NoEnteringKing", EnteringKingRule::None),
-    ("CSARule24", EnteringKingRule::Csa24),
-    ("CSARule24H", EnteringKingRule::Csa24Handicap),
-    ("CSARule27", EnteringKingRule::Csa27),
-    ("CSARule27H", EnteringKingRule::Csa27Handicap),
-];
+/// Largest hash size offered, in MiB (the machine, not the protocol, is the limit: see
+/// [`crate::memory`]).
+pub const MAX_HASH_MB: i64 = 1 << 20;
 
-const SOPPO: [(&str, SoppoCut); 3] = [
-    ("Off", SoppoCut::Off),
-    ("Static", SoppoCut::Static),
-    ("Dynamic", SoppoCut::Dynamic),
-];
-
-const INTERPOSITION: [(&str, InterpositionMethod); 2] = [
-    ("Chains", InterpositionMethod::Chains),
-    ("PerKind", InterpositionMethod::PerKind),
-];
-
-fn combo_name<T: PartialEq + Copy>(table: &[(&'static str, T)], v: T) -> String {
-    table
-        .iter()
-        .find(|(_, x)| *x == v)
-        .map_or_else(String::new, |(n, _)| (*n).to_owned())
+/// The type and range of an option, and how it reads and writes its field.
+pub enum Field {
+    Spin {
+        min: i64,
+        max: i64,
+        get: fn(&Options) -> i64,
+        set: fn(&mut Options, i64),
+    },
+    Check {
+        get: fn(&Options) -> bool,
+        set: fn(&mut Options, bool),
+    },
+    /// A choice among `names`, read and written by its index.
+    Combo {
+        names: &'static [&'static str],
+        get: fn(&Options) -> usize,
+        set: fn(&mut Options, usize),
+    },
 }
 
-fn spin(name: &str, default: i64, min: i64, max: i64) -> UsiOption {
-    UsiOption {
-        name: name.to_owned(),
-        kind: OptionKind::Spin { default, min, max },
-    }
+/// One option: its USI name and its [`Field`].
+pub struct OptionSpec {
+    pub name: &'static str,
+    pub field: Field,
 }
 
-fn check(name: &str, default: bool) -> UsiOption {
-    UsiOption {
-        name: name.to_owned(),
-        kind: OptionKind::Check { default },
-    }
+/// The `EnteringKingRule` choices, in the order of their names.
+const RULES: [EnteringKingRule; 5] = [
+    EnteringKingRule::None,
+    EnteringKingRule::Csa24,
+    EnteringKingRule::Csa24Handicap,
+    EnteringKingRule::Csa27,
+    EnteringKingRule::Csa27Handicap,
+];
+
+const SOPPO_CUTS: [SoppoCut; 3] = [SoppoCut::Off, SoppoCut::Static, SoppoCut::Dynamic];
+
+/// The index of `v` in `all` (every value of a combo is listed, so it is found).
+fn index_of<T: PartialEq>(all: &[T], v: &T) -> usize {
+    all.iter().position(|x| x == v).unwrap_or(0)
 }
 
-fn combo<T: PartialEq + Copy>(name: &str, table: &[(&'static str, T)], default: T) -> UsiOption {
-    UsiOption {
-        name: name.to_owned(),
-        kind: OptionKind::Combo {
-            default: combo_name(table, default),
-            vars: table.iter().map(|(n, _)| (*n).to_owned()).collect(),
+/// A spin value for a field of a narrower type: the declared range keeps it in bounds.
+fn narrow<T: TryFrom<i64> + Bounded>(v: i64) -> T {
+    T::try_from(v).unwrap_or(if v < 0 { T::MIN } else { T::MAX })
+}
+
+/// The bounds [`narrow`] falls back to.
+pub trait Bounded {
+    const MIN: Self;
+    const MAX: Self;
+}
+
+impl Bounded for u32 {
+    const MIN: u32 = u32::MIN;
+    const MAX: u32 = u32::MAX;
+}
+impl Bounded for u64 {
+    const MIN: u64 = u64::MIN;
+    const MAX: u64 = u64::MAX;
+}
+impl Bounded for i32 {
+    const MIN: i32 = i32::MIN;
+    const MAX: i32 = i32::MAX;
+}
+
+/// A spin option setting one integer field.
+macro_rules! spin {
+    ($name:literal, $min:expr, $max:expr, $($field:ident).+) => {
+        OptionSpec {
+            name: $name,
+            field: Field::Spin {
+                min: $min,
+                max: $max,
+                get: |o| i64::try_from(o.$($field).+).unwrap_or(i64::MAX),
+                set: |o, v| o.$($field).+ = narrow(v),
+            },
+        }
+    };
+}
+
+/// A check option setting one boolean field.
+macro_rules! check {
+    ($name:literal, $($field:ident).+) => {
+        OptionSpec {
+            name: $name,
+            field: Field::Check {
+                get: |o| o.$($field).+,
+                set: |o, v| o.$($field).+ = v,
+            },
+        }
+    };
+}
+
+/// Every option, in the order `usi` lists them.
+pub const TABLE: &[OptionSpec] = &[
+    spin!("USI_Hash", 1, MAX_HASH_MB, hash_mb),
+    check!("USI_Ponder", ponder),
+    spin!("Threads", 1, 512, threads),
+    spin!("MultiPV", 1, 800, search.multi_pv),
+    spin!("NetworkDelay", 0, 10_000, time.network_delay_ms),
+    spin!("NetworkDelay2", 0, 10_000, time.network_delay2_ms),
+    spin!("MinimumThinkingTime", 0, 100_000, time.minimum_thinking_time_ms),
+    spin!("SlowMover", 1, 1000, time.slow_mover_percent),
+    spin!("ResignValue", 0, 99_999, search.resign_value),
+    OptionSpec {
+        name: "EnteringKingRule",
+        field: Field::Combo {
+            names: &["NoEnteringKing", "CSARule24", "CSARule24H", "CSARule27", "CSARule27H"],
+            get: |o| index_of(&RULES, &o.search.entering_king_rule),
+            set: |o, i| o.search.entering_king_rule = RULES[i],
         },
-    }
-}
+    },
+    spin!("MaxMovesToDraw", 0, 100_000, search.max_moves_to_draw),
+    spin!("DepthLimit", 0, 10_000, depth_limit),
+    spin!("NodesLimit", 0, i64::MAX, nodes_limit),
+    OptionSpec {
+        name: "SoppoCut",
+        field: Field::Combo {
+            names: &["Off", "Static", "Dynamic"],
+            get: |o| index_of(&SOPPO_CUTS, &o.search.soppo_cut),
+            set: |o, i| o.search.soppo_cut = SOPPO_CUTS[i],
+        },
+    },
+    spin!("SoppoDistance", 1, 16, search.soppo_distance),
+    check!("StaticMateEval", search.static_mate_eval),
+    OptionSpec {
+        name: "MateInterposition",
+        field: Field::Combo {
+            // Chains: drops on one square, and loose drops, searched one at a time; PerKind:
+            // every drop its own child.
+            names: &["Chains", "PerKind"],
+            get: |o| usize::from(!o.mate.drop_chains),
+            set: |o, i| o.mate.drop_chains = i == 0,
+        },
+    },
+    check!("MateSuperPiece", mate.super_piece),
+];
 
 /// Options of the `tune` build are named this and a [`tunables::SPECS`] name.
 const TUNE_PREFIX: &str = "Tune_";
 
-/// Largest hash size offered, in MiB (the machine, not the protocol, is the limit).
-pub const MAX_HASH_MB: i64 = 1 << 20;
+impl OptionSpec {
+    /// The `option` line's content, with the default.
+    fn declaration(&self, defaults: &Options) -> UsiOption {
+        let kind = match &self.field {
+            Field::Spin { min, max, get, .. } => OptionKind::Spin {
+                default: get(defaults),
+                min: *min,
+                max: *max,
+            },
+            Field::Check { get, .. } => OptionKind::Check { default: get(defaults) },
+            Field::Combo { names, get, .. } => OptionKind::Combo {
+                default: names[get(defaults)].to_owned(),
+                vars: names.iter().map(|n| (*n).to_owned()).collect(),
+            },
+        };
+        UsiOption {
+            name: self.name.to_owned(),
+            kind,
+        }
+    }
+
+    /// Applies `value`, or says why it cannot be applied (the options unchanged).
+    fn apply(&self, o: &mut Options, value: &str) -> Result<(), String> {
+        let name = self.name;
+        match &self.field {
+            Field::Spin { min, max, set, .. } => {
+                let v: i64 = value.parse().map_err(|_| {
+                    format!("option {name}: `{value}` is not a whole number ({min}..={max}); value unchanged")
+                })?;
+                if v < *min || v > *max {
+                    return Err(format!("option {name}: {v} is outside {min}..={max}; value unchanged"));
+                }
+                set(o, v);
+            }
+            Field::Check { set, .. } => match value.to_ascii_lowercase().as_str() {
+                "true" => set(o, true),
+                "false" => set(o, false),
+                _ => {
+                    return Err(format!(
+                        "option {name}: `{value}` is not true or false; value unchanged"
+                    ));
+                }
+            },
+            Field::Combo { names, set, .. } => {
+                let Some(i) = names.iter().position(|n| n.eq_ignore_ascii_case(value)) else {
+                    return Err(format!(
+                        "option {name}: `{value}` is not one of {}; value unchanged",
+                        names.join(", ")
+                    ));
+                };
+                set(o, i);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The `tune` build's option for one search constant.
+fn tune_spec(t: &'static tunables::Spec) -> UsiOption {
+    UsiOption {
+        name: format!("{TUNE_PREFIX}{}", t.name),
+        kind: OptionKind::Spin {
+            default: (t.get)(&tunables::DEFAULT).into(),
+            min: t.min.into(),
+            max: t.max.into(),
+        },
+    }
+}
 
 impl Options {
     /// The `option` lines of the `usi` answer, with the defaults.
     pub fn declarations() -> Vec<UsiOption> {
-        let d = Options::default();
-        let mut all = vec![
-            spin("USI_Hash", d.hash_mb as i64, 1, MAX_HASH_MB),
-            check("USI_Ponder", d.ponder),
-            spin("Threads", i64::from(d.threads), 1, 512),
-            spin("MultiPV", i64::from(d.multi_pv), 1, 800),
-            spin("NetworkDelay", d.network_delay_ms as i64, 0, 10_000),
-            spin("NetworkDelay2", d.network_delay2_ms as i64, 0, 10_000),
-            spin("MinimumThinkingTime", d.minimum_thinking_time_ms as i64, 0, 100_000),
-            spin("SlowMover", d.slow_mover_percent as i64, 1, 1000),
-            spin("ResignValue", i64::from(d.resign_value), 0, 99_999),
-            combo("EnteringKingRule", &RULES, d.entering_king_rule),
-            spin("MaxMovesToDraw", i64::from(d.max_moves_to_draw), 0, 100_000),
-            spin("DepthLimit", i64::from(d.depth_limit), 0, 10_000),
-            spin("NodesLimit", d.nodes_limit as i64, 0, i64::MAX),
-            combo("SoppoCut", &SOPPO, d.soppo_cut),
-            spin("SoppoDistance", i64::from(d.soppo_distance), 1, 16),
-            check("StaticMateEval", d.static_mate_eval),
-            combo("MateInterposition", &INTERPOSITION, d.interposition_method),
-            check("MateSuperPiece", d.mate_super_piece),
-        ];
+        let defaults = Options::default();
+        let mut all: Vec<UsiOption> = TABLE.iter().map(|spec| spec.declaration(&defaults)).collect();
         if cfg!(feature = "tune") {
-            for t in tunables::SPECS {
-                let default = (t.get)(&d.tunables);
-                all.push(spin(
-                    &format!("{TUNE_PREFIX}{}", t.name),
-                    default.into(),
-                    t.min.into(),
-                    t.max.into(),
-                ));
-            }
+            all.extend(tunables::SPECS.iter().map(tune_spec));
         }
         all
     }
@@ -176,113 +283,35 @@ impl Options {
     /// Applies `setoption name <name> value <value>`. On error the options are unchanged and
     /// the message says what was wrong.
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
-        let decl = Options::declarations()
-            .into_iter()
-            .find(|o| o.name.eq_ignore_ascii_case(name));
-        let Some(decl) = decl else {
+        let value = value.unwrap_or("").trim();
+        if let Some(spec) = TABLE.iter().find(|s| s.name.eq_ignore_ascii_case(name)) {
+            return spec.apply(self, value);
+        }
+        let tune = name
+            .get(..TUNE_PREFIX.len())
+            .filter(|p| cfg!(feature = "tune") && p.eq_ignore_ascii_case(TUNE_PREFIX))
+            .and_then(|_| {
+                tunables::SPECS
+                    .iter()
+                    .find(|t| t.name.eq_ignore_ascii_case(&name[TUNE_PREFIX.len()..]))
+            });
+        let Some(t) = tune else {
             return Err(format!("unknown option `{name}` (ignored)"));
         };
-        let value = value.unwrap_or("").trim();
-        match &decl.kind {
-            OptionKind::Spin { min, max, .. } => {
-                let v: i64 = value.parse().map_err(|_| {
-                    format!(
-                        "option {}: `{value}` is not a whole number ({min}..={max}); value unchanged",
-                        decl.name
-                    )
-                })?;
-                if v < *min || v > *max {
-                    return Err(format!(
-                        "option {}: {v} is outside {min}..={max}; value unchanged",
-                        decl.name
-                    ));
-                }
-                self.set_spin(&decl.name, v);
-            }
-            OptionKind::Check { .. } => {
-                let v = match value.to_ascii_lowercase().as_str() {
-                    "true" => true,
-                    "false" => false,
-                    _ => {
-                        return Err(format!(
-                            "option {}: `{value}` is not true or false; value unchanged",
-                            decl.name
-                        ));
-                    }
-                };
-                self.set_check(&decl.name, v);
-            }
-            OptionKind::Combo { vars, .. } => {
-                let Some(choice) = vars.iter().find(|v| v.eq_ignore_ascii_case(value)) else {
-                    return Err(format!(
-                        "option {}: `{value}` is not one of {}; value unchanged",
-                        decl.name,
-                        vars.join(", ")
-                    ));
-                };
-                self.set_combo(&decl.name, choice);
-            }
-            OptionKind::Button | OptionKind::String { .. } | OptionKind::Filename { .. } => {}
+        let v: i64 = value.parse().map_err(|_| {
+            format!(
+                "option {TUNE_PREFIX}{}: `{value}` is not a whole number ({}..={}); value unchanged",
+                t.name, t.min, t.max
+            )
+        })?;
+        if v < t.min.into() || v > t.max.into() {
+            return Err(format!(
+                "option {TUNE_PREFIX}{}: {v} is outside {}..={}; value unchanged",
+                t.name, t.min, t.max
+            ));
         }
+        (t.set)(&mut self.search.tunables, narrow(v));
         Ok(())
-    }
-
-    fn set_spin(&mut self, name: &str, v: i64) {
-        let u = v.max(0) as u64;
-        let small = u32::try_from(u).unwrap_or(u32::MAX);
-        match name {
-            "USI_Hash" => self.hash_mb = u,
-            "Threads" => self.threads = small,
-            "MultiPV" => self.multi_pv = small,
-            "NetworkDelay" => self.network_delay_ms = u,
-            "NetworkDelay2" => self.network_delay2_ms = u,
-            "MinimumThinkingTime" => self.minimum_thinking_time_ms = u,
-            "SlowMover" => self.slow_mover_percent = u,
-            "ResignValue" => self.resign_value = i32::try_from(v).unwrap_or(i32::MAX),
-            "MaxMovesToDraw" => self.max_moves_to_draw = small,
-            "DepthLimit" => self.depth_limit = small,
-            "NodesLimit" => self.nodes_limit = u,
-            "SoppoDistance" => self.soppo_distance = small,
-            _ => {
-                if let Some(t) = name
-                    .strip_prefix(TUNE_PREFIX)
-                    .and_then(|n| tunables::SPECS.iter().find(|t| t.name == n))
-                {
-                    (t.set)(&mut self.tunables, i32::try_from(v).unwrap_or(0));
-                }
-            }
-        }
-    }
-
-    fn set_check(&mut self, name: &str, v: bool) {
-        match name {
-            "USI_Ponder" => self.ponder = v,
-            "StaticMateEval" => self.static_mate_eval = v,
-            "MateSuperPiece" => self.mate_super_piece = v,
-            _ => {}
-        }
-    }
-
-    fn set_combo(&mut self, name: &str, choice: &str) {
-        let pick = |table: &[(&str, _)]| table.iter().find(|(n, _)| *n == choice).map(|(_, v)| *v);
-        match name {
-            "EnteringKingRule" => {
-                if let Some(v) = RULES.iter().find(|(n, _)| *n == choice).map(|(_, v)| *v) {
-                    self.entering_king_rule = v;
-                }
-            }
-            "SoppoCut" => {
-                if let Some(v) = pick(&SOPPO) {
-                    self.soppo_cut = v;
-                }
-            }
-            "MateInterposition" => {
-                if let Some(v) = INTERPOSITION.iter().find(|(n, _)| *n == choice).map(|(_, v)| *v) {
-                    self.interposition_method = v;
-                }
-            }
-            _ => {}
-        }
     }
 }
 
@@ -301,16 +330,59 @@ mod tests {
         assert!(o.set("USI_Ponder", Some("true")).is_ok());
         assert!(o.ponder);
         assert!(o.set("EnteringKingRule", Some("csarule24")).is_ok());
-        assert_eq!(o.entering_king_rule, EnteringKingRule::Csa24);
+        assert_eq!(o.search.entering_king_rule, EnteringKingRule::Csa24);
         assert!(o.set("EnteringKingRule", Some("TryRule")).is_err());
         assert!(o.set("NoSuchOption", Some("1")).is_err());
         assert!(o.set("SoppoCut", Some("Dynamic")).is_ok());
-        assert_eq!(o.soppo_cut, SoppoCut::Dynamic);
-        assert!(o.mate_super_piece);
+        assert_eq!(o.search.soppo_cut, SoppoCut::Dynamic);
+        assert!(o.mate.super_piece);
         assert!(o.set("matesuperpiece", Some("false")).is_ok());
-        assert!(!o.mate_super_piece);
+        assert!(!o.mate.super_piece);
         assert!(o.set("MateSuperPiece", Some("maybe")).is_err());
-        assert!(!o.mate_super_piece);
+        assert!(!o.mate.super_piece);
+        assert!(o.set("MateInterposition", Some("perkind")).is_ok());
+        assert!(!o.mate.drop_chains);
+        assert!(o.set("NetworkDelay2", Some("300")).is_ok());
+        assert_eq!(o.time.network_delay2_ms, 300);
+        assert!(o.set("NodesLimit", Some("9223372036854775807")).is_ok());
+        assert_eq!(o.nodes_limit, i64::MAX as u64);
+    }
+
+    /// Every option's declared default is the value the engine starts with, and setting an
+    /// option to its declared default (or any other listed choice) reads back the same.
+    #[test]
+    fn declared_defaults_are_the_values_and_every_choice_reads_back() {
+        let defaults = Options::default();
+        for spec in TABLE {
+            let mut o = Options::default();
+            match &spec.field {
+                Field::Spin { min, max, get, .. } => {
+                    let d = get(&defaults);
+                    assert!((*min..=*max).contains(&d), "{}: {d}", spec.name);
+                    for v in [*min, *max, d] {
+                        o.set(spec.name, Some(&v.to_string())).unwrap();
+                        assert_eq!(get(&o), v, "{}", spec.name);
+                    }
+                }
+                Field::Check { get, .. } => {
+                    for v in [true, false] {
+                        o.set(spec.name, Some(&v.to_string())).unwrap();
+                        assert_eq!(get(&o), v, "{}", spec.name);
+                    }
+                }
+                Field::Combo { names, get, .. } => {
+                    for (i, n) in names.iter().enumerate() {
+                        o.set(spec.name, Some(n)).unwrap();
+                        assert_eq!(get(&o), i, "{} {n}", spec.name);
+                    }
+                }
+            }
+        }
+        let names: Vec<String> = Options::declarations().into_iter().map(|d| d.name).collect();
+        let mut unique = names.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), names.len(), "{names:?}");
     }
 
     #[test]
@@ -324,13 +396,13 @@ mod tests {
         if cfg!(feature = "tune") {
             assert_eq!(declared, tunables::SPECS.len());
             assert!(set.is_ok());
-            assert_eq!(o.tunables.rfp_margin, 151);
+            assert_eq!(o.search.tunables.rfp_margin, 151);
             assert!(o.set("Tune_rfp_margin", Some("100000")).is_err());
-            assert_eq!(o.tunables.rfp_margin, 151);
+            assert_eq!(o.search.tunables.rfp_margin, 151);
         } else {
             assert_eq!(declared, 0);
             assert!(set.is_err());
-            assert_eq!(o.tunables, tunables::DEFAULT);
+            assert_eq!(o.search.tunables, tunables::DEFAULT);
         }
     }
 }

@@ -15,12 +15,40 @@
 //! moves), so 100 ms keeps a byoyomi of one second safe, where keeping a fifth (200 ms) back
 //! left Soppo 100 ms less to think than the opponents it plays at that setting.
 
-use crate::options::Options;
 use crate::usi::GoParams;
 use soppo_core::Color;
 use std::time::Duration;
 
 pub use crate::search::Budget as TimeBudget;
+
+/// How the clock is read (the USI options `NetworkDelay`, `NetworkDelay2`,
+/// `MinimumThinkingTime` and `SlowMover` set these).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TimeSettings {
+    /// The lag paid on every move, ms.
+    pub network_delay_ms: u64,
+    /// The worst-case lag, kept back from the hard limit, ms.
+    pub network_delay2_ms: u64,
+    /// The least a move thinks where the clock affords it, ms.
+    pub minimum_thinking_time_ms: u64,
+    /// Time a move, per cent of the plan.
+    pub slow_mover_percent: u64,
+}
+
+impl TimeSettings {
+    pub const DEFAULT: TimeSettings = TimeSettings {
+        network_delay_ms: 120,
+        network_delay2_ms: 1120,
+        minimum_thinking_time_ms: 2000,
+        slow_mover_percent: 100,
+    };
+}
+
+impl Default for TimeSettings {
+    fn default() -> TimeSettings {
+        TimeSettings::DEFAULT
+    }
+}
 
 /// Clock values beyond this (about 11 days) are treated as this: no game needs more, and the
 /// arithmetic below stays far from overflow.
@@ -33,8 +61,10 @@ const MAX_CLOCK_MS: u64 = 1_000_000_000;
 /// (several plies deep) and keeps such matches moving.
 pub const BARE_GO_TIME: Duration = Duration::from_millis(100);
 
-/// The budget for a `go` with the side to move `us` at game ply `ply`.
-pub fn budget(go: &GoParams, us: Color, ply: u32, opts: &Options) -> TimeBudget {
+/// The budget for a `go` with the side to move `us` at game ply `ply`. `go` carries every
+/// depth and node limit of the search, the options' `DepthLimit` and `NodesLimit` included:
+/// without a clock they alone end it.
+pub fn budget(go: &GoParams, us: Color, ply: u32, opts: &TimeSettings) -> TimeBudget {
     if go.infinite {
         return TimeBudget::default();
     }
@@ -59,8 +89,7 @@ pub fn budget(go: &GoParams, us: Color, ply: u32, opts: &Options) -> TimeBudget 
         Color::White => (go.wtime, go.winc),
     };
     if remaining.is_none() && go.byoyomi.is_none() && inc.is_none() {
-        let other_limit = go.depth.is_some() || go.nodes.is_some() || opts.depth_limit > 0 || opts.nodes_limit > 0;
-        if other_limit {
+        if go.depth.is_some() || go.nodes.is_some() {
             // No clock but a depth or node limit (`go depth 5`, `go nodes N`, or the
             // `DepthLimit`/`NodesLimit` options): that limit alone ends the search.
             return TimeBudget::default();
@@ -90,8 +119,8 @@ pub fn budget(go: &GoParams, us: Color, ply: u32, opts: &Options) -> TimeBudget 
     let mut optimum = share.saturating_sub(opts.network_delay_ms).max(share / 2);
     // `MinimumThinkingTime` only while the clock affords it: never beyond the even share. A
     // fixed minimum of two seconds with five seconds left spent the clock in three moves and
-    // left sudden-death games to be played out at no time at all (docs/BENCHMARKS.md,
-    // session 44).
+    // left sudden-death games to be played out at no time at all (docs/journal/BENCHMARKS.md,
+    // "Sudden death, Fischer and pondering under a real clock").
     optimum = optimum.max(opts.minimum_thinking_time_ms.min(share));
     // One long move (an iteration that began before half the optimum) may take four shares,
     // but never more than a fifth of the main time (plus the increment).
@@ -113,14 +142,14 @@ pub fn budget(go: &GoParams, us: Color, ply: u32, opts: &Options) -> TimeBudget 
     // on that allows the search's whole stretch, and where the plan already counts on twenty
     // moves to go nothing. A first version that stretched there too ran its clock down to
     // under 30 ms in the longest games, against 300-480 ms for the plan without stretching
-    // (docs/BENCHMARKS.md, session 45).
+    // (docs/journal/BENCHMARKS.md, "Time from how settled the search is").
     let mut scalable_max = scalable.max((remaining / 20 + inc).min(maximum));
     if byoyomi_only {
         // Only the byoyomi is left, and what is not used is lost: new iterations may start
         // until the maximum, and the one cut off there still counts (a root move it finished
         // with a better score replaces the old best). Stopping at three quarters of the
         // maximum, as before, left more of it unused: 153 ms a move against 160 ms at byoyomi
-        // 200 (docs/BENCHMARKS.md, session 37).
+        // 200 (docs/journal/BENCHMARKS.md, "The whole byoyomi used").
         optimum = maximum * 2;
         scalable = 0;
         scalable_max = 0;
@@ -153,7 +182,7 @@ mod tests {
 
     #[test]
     fn byoyomi_only_uses_most_of_it_and_never_all() {
-        let opts = Options::default();
+        let opts = TimeSettings::default();
         for byo in [100u64, 200, 1000, 5000, 10_000] {
             let b = budget(&go(0, 0, byo, 0), Color::Black, 40, &opts);
             let max = b.maximum.unwrap().as_millis() as u64;
@@ -169,7 +198,7 @@ mod tests {
 
     #[test]
     fn the_margin_is_a_fifth_of_a_short_byoyomi_and_a_tenth_of_a_long_one() {
-        let opts = Options::default();
+        let opts = TimeSettings::default();
         for (byo, max) in [
             (200u64, 160u64),
             (500, 400),
@@ -184,7 +213,7 @@ mod tests {
 
     #[test]
     fn sudden_death_never_exceeds_the_clock() {
-        let opts = Options::default();
+        let opts = TimeSettings::default();
         for remaining in [50u64, 500, 5_000, 60_000, 600_000] {
             let b = budget(&go(remaining, remaining, 0, 0), Color::White, 80, &opts);
             assert!(b.maximum.unwrap().as_millis() as u64 <= remaining);
@@ -195,7 +224,7 @@ mod tests {
     /// Plays one side of a game on a clock: every move takes `spend(budget)` ms. Returns the
     /// clock after each move; panics if a move would take more than the clock holds.
     fn clock_after_each_move(start: u64, inc: u64, moves: u32, spend: fn(&TimeBudget) -> u64) -> Vec<u64> {
-        let opts = Options::default();
+        let opts = TimeSettings::default();
         let mut clock = start;
         (0..moves)
             .map(|i| {
@@ -252,9 +281,9 @@ mod tests {
 
     #[test]
     fn fischer_spends_the_increment() {
-        let opts = Options {
+        let opts = TimeSettings {
             minimum_thinking_time_ms: 0,
-            ..Options::default()
+            ..TimeSettings::default()
         };
         let b = budget(&go(60_000, 60_000, 0, 10_000), Color::Black, 20, &opts);
         assert!(b.optimum.unwrap() >= Duration::from_secs(9));
@@ -263,7 +292,7 @@ mod tests {
 
     #[test]
     fn only_time_that_carries_over_is_scalable() {
-        let opts = Options::default();
+        let opts = TimeSettings::default();
         let ms = |d: Duration| d.as_millis() as u64;
         // Sudden death and Fischer: all of the optimum.
         for (clock, inc) in [(60_000u64, 0u64), (60_000, 1_000)] {
@@ -295,7 +324,7 @@ mod tests {
 
     #[test]
     fn a_depth_or_node_limit_without_a_clock_means_no_time_limit() {
-        let opts = Options::default();
+        let opts = TimeSettings::default();
         for go in [
             GoParams {
                 depth: Some(5),
@@ -308,27 +337,11 @@ mod tests {
         ] {
             assert_eq!(budget(&go, Color::Black, 1, &opts), TimeBudget::default(), "{go:?}");
         }
-        for opts in [
-            Options {
-                depth_limit: 6,
-                ..Options::default()
-            },
-            Options {
-                nodes_limit: 50_000,
-                ..Options::default()
-            },
-        ] {
-            assert_eq!(
-                budget(&GoParams::default(), Color::Black, 1, &opts),
-                TimeBudget::default(),
-                "{opts:?}"
-            );
-        }
     }
 
     #[test]
     fn a_bare_go_thinks_briefly_and_movetime_keeps_the_lag_margin() {
-        let opts = Options::default();
+        let opts = TimeSettings::default();
         for go in [
             GoParams::default(),
             GoParams {

@@ -186,7 +186,7 @@ impl Session {
                 // or below `ResignValue`, which a mutated `setoption` may have set.
                 Ok(())
             } else if answer.starts_with("bestmove") {
-                check_bestmove(&go.pos, answer, self.options.entering_king_rule)
+                check_bestmove(&go.pos, answer, self.options.search.entering_king_rule)
             } else {
                 Err("a normal go must be answered by bestmove".to_owned())
             };

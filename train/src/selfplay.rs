@@ -113,7 +113,7 @@ impl Winner {
 fn settings() -> SearchSettings {
     SearchSettings {
         threads: 1,
-        ..SearchSettings::from_options(&soppo_engine::options::Options::default())
+        ..SearchSettings::default()
     }
 }
 

@@ -71,7 +71,8 @@ impl SearchControl {
         }
     }
 
-    fn budget(&self) -> Budget {
+    /// The time budget as it stands.
+    pub fn budget(&self) -> Budget {
         self.budget.lock().map(|b| *b).unwrap_or_default()
     }
 

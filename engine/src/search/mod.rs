@@ -33,11 +33,11 @@ pub mod tunables;
 
 pub use limits::{Budget, Limits, SearchControl};
 
-use crate::options::{Options, SoppoCut};
 use crate::tt::{NO_EVAL, TranspositionTable};
 pub use history::Histories;
 use history::{History, MAX_PLY, piece_to};
 pub use see::see_ge;
+pub use soppo::SoppoCut;
 use soppo_core::declaration::EnteringKingRule;
 use soppo_core::{Move, Position};
 use std::sync::Arc;
@@ -107,7 +107,7 @@ pub enum SearchEvent {
     Done(u64, Decision, Option<SearchInfo>),
 }
 
-/// Settings a search takes from the options.
+/// Settings of a search (the USI options set them; see `options`).
 #[derive(Clone, Debug)]
 pub struct SearchSettings {
     pub multi_pv: u32,
@@ -126,19 +126,23 @@ pub struct SearchSettings {
 }
 
 impl SearchSettings {
-    /// The settings the USI options ask for.
-    pub fn from_options(o: &Options) -> SearchSettings {
-        SearchSettings {
-            multi_pv: o.multi_pv,
-            resign_value: o.resign_value,
-            max_moves_to_draw: o.max_moves_to_draw,
-            entering_king_rule: o.entering_king_rule,
-            static_mate_eval: o.static_mate_eval,
-            soppo_cut: o.soppo_cut,
-            soppo_distance: o.soppo_distance,
-            threads: o.threads,
-            tunables: o.tunables,
-        }
+    /// The defaults, which the USI options start from.
+    pub const DEFAULT: SearchSettings = SearchSettings {
+        multi_pv: 1,
+        resign_value: 99_999,
+        max_moves_to_draw: 0,
+        entering_king_rule: EnteringKingRule::Csa27,
+        static_mate_eval: true,
+        soppo_cut: SoppoCut::Off,
+        soppo_distance: 5,
+        threads: 1,
+        tunables: tunables::DEFAULT,
+    };
+}
+
+impl Default for SearchSettings {
+    fn default() -> SearchSettings {
+        SearchSettings::DEFAULT
     }
 }
 

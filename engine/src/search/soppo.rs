@@ -22,9 +22,16 @@
 //!   the smallest distance (at least 2) beyond which at most 1 % of those cut-offs happened. It
 //!   is recomputed at each iteration, and no move is pruned before 64 cut-offs have been seen.
 
-use crate::options::SoppoCut;
 use soppo_core::attacks::near_box;
 use soppo_core::{Color, Move, PieceKind, Position, Square};
+
+/// How the soppo forward pruning runs (`SoppoCut`): off, SS-Cut or DS-Cut.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SoppoCut {
+    Off,
+    Static,
+    Dynamic,
+}
 
 /// Largest king distance on the board.
 const MAX_D: usize = 8;

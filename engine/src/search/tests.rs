@@ -22,7 +22,7 @@ fn events(sfen: &str, depth: u32, settings: &SearchSettings) -> Vec<SearchEvent>
 }
 
 fn think(sfen: &str, depth: u32) -> Decision {
-    let events = events(sfen, depth, &SearchSettings::from_options(&Options::default()));
+    let events = events(sfen, depth, &SearchSettings::default());
     let dones: Vec<&SearchEvent> = events.iter().filter(|e| matches!(e, SearchEvent::Done(..))).collect();
     assert_eq!(dones.len(), 1);
     match dones[0] {
@@ -36,7 +36,7 @@ fn think(sfen: &str, depth: u32) -> Decision {
 fn nodes_keeping(sfen: &str, depth: u32, threads: u32, histories: &Histories) -> u64 {
     let settings = SearchSettings {
         threads,
-        ..SearchSettings::from_options(&Options::default())
+        ..SearchSettings::default()
     };
     events_keeping(sfen, depth, &settings, histories)
         .iter()
@@ -72,7 +72,7 @@ fn move_ordering_statistics_are_kept_between_searches_until_cleared() {
 fn multipv_reports_distinct_legal_first_moves() {
     let settings = SearchSettings {
         multi_pv: 3,
-        ..SearchSettings::from_options(&Options::default())
+        ..SearchSettings::default()
     };
     let ev = events(soppo_core::STARTPOS_SFEN, 4, &settings);
     let last_depth: Vec<&SearchInfo> = ev
@@ -97,7 +97,7 @@ fn multipv_larger_than_the_legal_moves_is_clamped() {
     // White's king has exactly two legal moves.
     let settings = SearchSettings {
         multi_pv: 10,
-        ..SearchSettings::from_options(&Options::default())
+        ..SearchSettings::default()
     };
     let sfen = "k8/2G6/9/9/9/9/9/9/4K4 w - 1";
     let n = Position::from_sfen(sfen).unwrap().legal_moves().len() as u32;
@@ -116,7 +116,7 @@ fn multipv_larger_than_the_legal_moves_is_clamped() {
 fn two_threads_answer_once_with_a_legal_move() {
     let settings = SearchSettings {
         threads: 2,
-        ..SearchSettings::from_options(&Options::default())
+        ..SearchSettings::default()
     };
     let ev = events(soppo_core::STARTPOS_SFEN, 6, &settings);
     let dones: Vec<&Decision> = ev
@@ -137,7 +137,7 @@ fn two_threads_answer_once_with_a_legal_move() {
 fn every_reported_line_is_legal() {
     // A tactical middle game: every pv printed at every depth must replay legally.
     let sfen = "l4S2l/4g1gs1/5p1p1/pr2N1pkp/4Gn3/PP3PPPP/2GPP4/1K7/L3r+s2L w BS2N5Pb 1";
-    let ev = events(sfen, 7, &SearchSettings::from_options(&Options::default()));
+    let ev = events(sfen, 7, &SearchSettings::default());
     let mut lines = 0;
     for e in &ev {
         if let SearchEvent::Info(_, info) = e {
@@ -156,7 +156,7 @@ fn every_reported_line_is_legal() {
 fn finds_a_mate_in_three_and_reports_it() {
     // Black mates in three: a rook check from the side, then a gold.
     let sfen = "7nl/7k1/6ppp/9/9/9/9/9/K8 b RG 1";
-    let ev = events(sfen, 5, &SearchSettings::from_options(&Options::default()));
+    let ev = events(sfen, 5, &SearchSettings::default());
     let last = ev
         .iter()
         .rev()

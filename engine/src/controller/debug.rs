@@ -1,0 +1,55 @@
+//! The commands beyond USI: `d` (the board), `perft`, `bench`.
+
+use super::Controller;
+use crate::bench;
+use soppo_core::perft::perft;
+use std::io::Write;
+use std::time::Instant;
+
+impl<W: Write> Controller<W> {
+    /// `d`: the board, a line an `info string`.
+    pub(super) fn display(&mut self) {
+        let board = self.position.to_string();
+        for line in board.lines() {
+            self.emit_info(line);
+        }
+    }
+
+    pub(super) fn perft(&mut self, depth: u32) {
+        if self.job.is_some() {
+            self.emit_info("perft is not available while searching");
+            return;
+        }
+        // Deeper perfts take minutes and cannot be interrupted: use soppo-tools for those.
+        let depth = depth.min(6);
+        let start = Instant::now();
+        let mut pos = self.position.clone();
+        let nodes = perft(&mut pos, depth);
+        let ms = start.elapsed().as_millis();
+        self.emit_info(&format!("perft {depth}: {nodes} nodes in {ms} ms"));
+    }
+
+    pub(super) fn bench(&mut self, args: &[String]) {
+        if self.job.is_some() {
+            self.emit_info("bench is not available while searching");
+            return;
+        }
+        // The bench cannot be stopped (the controller waits for it): deeper or wider runs are
+        // for `soppo bench` on the command line.
+        let asked_depth: u32 = args
+            .first()
+            .and_then(|a| a.parse().ok())
+            .unwrap_or(bench::DEFAULT_DEPTH);
+        let asked_threads: u32 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(1);
+        let (depth, threads) = (asked_depth.clamp(1, bench::DEFAULT_DEPTH), asked_threads.clamp(1, 512));
+        if (depth, threads) != (asked_depth, asked_threads) {
+            self.emit_info(&format!(
+                "bench {asked_depth} {asked_threads}: runs as bench {depth} {threads} (deeper or wider with `soppo bench` on the command line)"
+            ));
+        }
+        let report = bench::run_with(depth, threads);
+        for line in report.lines() {
+            self.emit_info(line);
+        }
+    }
+}

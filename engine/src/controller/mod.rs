@@ -1,0 +1,242 @@
+//! The controller: owns the game, the options, the transposition table and the worker (a
+//! search or a mate search), and is the one place that answers `go` with `bestmove` or
+//! `checkmate`.
+//!
+//! - [`job`]: the life of a job, from `go` to its one answer, whatever races `stop`,
+//!   `ponderhit`, `gameover` and `quit` run against the worker's own end;
+//! - [`tables`]: the search's table, sized to the machine and made resident at `isready`;
+//! - [`settings`]: from the options to what a job runs with;
+//! - [`report`]: every USI message the controller prints, made from the workers' events;
+//! - [`debug`]: the commands beyond USI (`d`, `perft`, `bench`).
+
+mod debug;
+mod job;
+mod report;
+mod settings;
+mod tables;
+#[cfg(test)]
+mod tests;
+
+use crate::options::Options;
+use crate::search::{Histories, SearchControl, SearchInfo};
+use crate::tt::TranspositionTable;
+use crate::usi::{EngineMessage, GoParams, GuiMessage, IdInfo, PositionStart};
+use crossbeam_channel::{Receiver, Sender, select, unbounded};
+use job::{Job, WorkerEvent};
+use soppo_core::{Move, Position};
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+use tables::{LateTable, TABLE_READY_TIME};
+
+/// What the front-end passes on.
+#[derive(Debug)]
+pub enum Command {
+    Gui(GuiMessage),
+    /// A message read only after mending (a `go` value that could not be read, taken as zero),
+    /// with a note per mended value, said in `info string`s just before the message is handled.
+    Mended(GuiMessage, Vec<String>),
+    /// A line that could not be understood, with the reason (said in an `info string`).
+    Bad(String),
+    /// End of input: the same as `quit`.
+    Eof,
+}
+
+/// The slot through which the front-end can stop the running job at once.
+pub type CurrentControl = Arc<Mutex<Option<Arc<SearchControl>>>>;
+
+pub struct Controller<W: Write> {
+    out: W,
+    options: Options,
+    position: Position,
+    tt: Option<Arc<TranspositionTable>>,
+    /// Move-ordering statistics kept between the searches of one game.
+    histories: Arc<Histories>,
+    next_id: u64,
+    job: Option<Job>,
+    current: CurrentControl,
+    events_tx: Sender<WorkerEvent>,
+    events_rx: Receiver<WorkerEvent>,
+    /// The search `info` that is the last line sent, if it is one: the final `info` before
+    /// `bestmove` is then not sent twice in a row.
+    last_info: Option<SearchInfo>,
+    /// A `gameover` or `usinewgame` came after the last `go`: the next `isready` empties the
+    /// search table.
+    new_game: bool,
+    /// The `USI_Hash` the table was made for (its size may be smaller: a power of two, within
+    /// the machine's memory).
+    tt_asked_mb: u64,
+    /// The last `Threads` value said to be more than the machine runs (see `job_threads`).
+    threads_told: u32,
+}
+
+impl<W: Write> Controller<W> {
+    pub fn new(out: W, current: CurrentControl) -> Controller<W> {
+        let (events_tx, events_rx) = unbounded();
+        Controller {
+            out,
+            options: Options::default(),
+            position: Position::startpos(),
+            tt: None,
+            histories: Arc::new(Histories::new()),
+            new_game: false,
+            tt_asked_mb: 0,
+            threads_told: 0,
+            next_id: 1,
+            job: None,
+            current,
+            events_tx,
+            events_rx,
+            last_info: None,
+        }
+    }
+
+    /// Runs until `quit` or the end of input.
+    pub fn run(&mut self, commands: &Receiver<Command>) {
+        loop {
+            select! {
+                recv(commands) -> cmd => {
+                    let cmd = cmd.unwrap_or(Command::Eof);
+                    if !self.handle(cmd) {
+                        break;
+                    }
+                }
+                recv(self.events_rx) -> ev => {
+                    if let Ok(ev) = ev {
+                        self.on_event(ev);
+                    }
+                }
+            }
+        }
+        self.abandon_job();
+    }
+
+    fn emit(&mut self, msg: &EngineMessage) {
+        self.last_info = None;
+        // A GUI that has gone away cannot be told anything; keep running until quit/EOF.
+        let _ = writeln!(self.out, "{msg}");
+        let _ = self.out.flush();
+    }
+
+    /// Says `text` in an `info string` (see [`report::info_string`]).
+    fn emit_info(&mut self, text: &str) {
+        self.emit(&report::info_string(text));
+    }
+
+    /// Handles one command; `false` to quit.
+    fn handle(&mut self, cmd: Command) -> bool {
+        let msg = match cmd {
+            Command::Eof => return false,
+            Command::Bad(why) => {
+                self.emit_info(&why);
+                return true;
+            }
+            Command::Gui(msg) => msg,
+            Command::Mended(msg, notes) => {
+                // A `go` while busy answers the old job first (see `go`); its notes come after
+                // that answer, so that they stand right before the answer they belong to.
+                if matches!(msg, GuiMessage::Go(_)) && self.job.is_some() {
+                    self.finish_job_now();
+                }
+                for note in &notes {
+                    self.emit_info(note);
+                }
+                msg
+            }
+        };
+        match msg {
+            GuiMessage::Usi => {
+                self.emit(&EngineMessage::Id(IdInfo::Name(format!(
+                    "Soppo {}",
+                    env!("CARGO_PKG_VERSION")
+                ))));
+                self.emit(&EngineMessage::Id(IdInfo::Author("the Soppo developers".into())));
+                for o in Options::declarations() {
+                    self.emit(&EngineMessage::Option(o));
+                }
+                self.emit(&EngineMessage::UsiOk);
+            }
+            GuiMessage::IsReady => {
+                if self.job.is_none() {
+                    // The table's work is done here, while the GUI waits for `readyok`: after
+                    // `usinewgame` the first `go` may follow at once with the clock running.
+                    self.ensure_tt(Instant::now() + TABLE_READY_TIME, LateTable::Shrink);
+                    if std::mem::take(&mut self.new_game) {
+                        self.clear_tt();
+                    }
+                }
+                self.emit(&EngineMessage::ReadyOk);
+            }
+            GuiMessage::UsiNewGame => {
+                if self.job.is_none() {
+                    // The table is emptied at the next `isready` (ShogiArena sends it after
+                    // `usinewgame`; GUIs that send it before have sent `gameover` before it).
+                    self.new_game = true;
+                    self.histories.clear();
+                }
+            }
+            GuiMessage::SetOption { name, value } => {
+                if let Err(why) = self.options.set(&name, value.as_deref()) {
+                    self.emit_info(&why);
+                }
+            }
+            GuiMessage::Position { start, moves } => match build_position(&start, &moves) {
+                Ok(p) => self.position = p,
+                Err(why) => self.emit_info(&format!("{why}; the previous position is kept")),
+            },
+            GuiMessage::Go(go) => self.go(&go),
+            // The answer goes out before the next line is read: a `readyok` for an `isready`
+            // sent right after `stop` must not overtake the `bestmove`.
+            GuiMessage::Stop => self.finish_job_now(),
+            GuiMessage::PonderHit(clock) => {
+                // Only a ponder search turns into a normal one; a stray ponderhit is ignored.
+                let clock_budget =
+                    (clock != GoParams::default()).then(|| self.budget(&self.with_option_limits(&clock)));
+                if let Some(job) = self.job.as_ref().filter(|j| j.is_ponder) {
+                    if let Some(b) = clock_budget {
+                        // ShogiHome's early ponder: the clock comes with the hit.
+                        job.control().set_budget(b);
+                    }
+                    job.control().ponderhit();
+                    self.release();
+                }
+            }
+            GuiMessage::GameOver(result) => {
+                // The pending answer goes out now, before the next line is read.
+                self.finish_job_now();
+                self.new_game = true;
+                log::info!("game over: {result:?}");
+            }
+            GuiMessage::Quit => return false,
+            GuiMessage::Display => self.display(),
+            GuiMessage::Perft(depth) => self.perft(depth),
+            GuiMessage::Bench(args) => self.bench(&args),
+        }
+        true
+    }
+}
+
+/// The position of a `position` command, or why it cannot be set up.
+pub fn build_position(start: &PositionStart, moves: &[String]) -> Result<Position, String> {
+    let mut pos = match start {
+        PositionStart::StartPos => Position::startpos(),
+        PositionStart::Sfen(sfen) => Position::from_sfen(sfen).map_err(|e| format!("position not set: {e}"))?,
+    };
+    for (i, text) in moves.iter().enumerate() {
+        if matches!(text.as_str(), "pass" | "0000" | "null") {
+            if pos.in_check() {
+                return Err(format!(
+                    "position not set: move {} ({text}) passes while in check",
+                    i + 1
+                ));
+            }
+            pos.do_null_move();
+            continue;
+        }
+        let m: Move = pos
+            .parse_move(text)
+            .map_err(|e| format!("position not set: move {} ({text}): {e}", i + 1))?;
+        pos.do_move(m);
+    }
+    Ok(pos)
+}
