@@ -8,7 +8,7 @@
 //! without a 3-ply mate. The paper reads `F ≥ 60` as "almost always mate" and `F ≤ 20` as
 //! "almost always no mate"; in between it says nothing. [`Mate3Weights::PAPER`] is the paper's
 //! Table 1; [`Mate3Weights::FITTED`] is our own fit (`soppo-tools fit-mate3`, see
-//! `docs/BENCHMARKS.md`), which [`mate3_score`] uses.
+//! `docs/RESULTS.md`), which [`mate3_score`] uses.
 //!
 //! Terms (paper §1, §3.1), with the attacker = the side to move, the defender = the other side:
 //! - *control* (利き) of a colour on a square = the number of that colour's pieces that attack
@@ -136,7 +136,7 @@ impl Mate3Weights {
     /// ratio 1264/1492), final fit on all 8303 positions (1905 game mates, 1022 tsume
     /// problems, 1568 mates in 1, 3808 sampled no-mate game positions). Mean 10-fold held-out
     /// figures: mate precision 96.4 % / recall 84.4 % at F ≥ 60, no-mate precision 99.3 % /
-    /// recall 68.6 % at F ≤ 20 (see `docs/BENCHMARKS.md`). Compared with Table 1 it leans on
+    /// recall 68.6 % at F ≤ 20 (see `docs/RESULTS.md`). Compared with Table 1 it leans on
     /// the escape squares rather than on attacker control and hand pieces other than gold.
     pub const FITTED: Mate3Weights = Mate3Weights {
         constant: 68.70,

@@ -2,7 +2,7 @@
 //! `ReLU` units over the same features the linear sum uses, with each side's features kept
 //! apart, and one output in centipawns that is added to the linear sum.
 //!
-//! Why: the linear weights are fitted out (docs/EVAL.md, session 24): refits that predict
+//! Why: the linear weights are fitted out (docs/journal/EVAL-history.md): refits that predict
 //! held-out games better no longer win games. A sum cannot say that an attack on the king
 //! matters more when the attacker also holds pieces, or that a material lead matters less
 //! when one's own king is open; a hidden layer can, from the features we already compute.

@@ -143,7 +143,7 @@ fn an_extra_rook_is_clearly_ahead() {
 fn the_handicap_openings_fall_in_order() {
     // The standard handicaps, smallest first, with the giver (White) to move as in a game.
     // Self-play never reaches them, so a network trained on it can misjudge them: one judged
-    // the rook handicap better for White than the bishop handicap (session 34).
+    // the rook handicap better for White than the bishop handicap.
     let handicaps = [
         (
             "lance",

@@ -4,7 +4,7 @@
 //! too much for every node. Tanaka et al.'s static score ([`soppo_core::mate_eval`]) says
 //! where it is worth it: only where the score reaches [`MATE3_GATE`], which on held-out data
 //! picks out 84 % of the 3-ply mates with 96 % precision on a balanced set (51 % on raw game
-//! positions; see docs/BENCHMARKS.md).
+//! positions; docs/RESULTS.md).
 
 use soppo_core::mate_eval::mate3_score;
 use soppo_core::movegen::{MoveList, generate_checks, generate_legal};

@@ -212,7 +212,7 @@ impl Searcher<'_, '_> {
         let mut captures_tried: arrayvec::ArrayVec<(usize, PieceKind), 32> = arrayvec::ArrayVec::new();
         // Move-count pruning. Stockfish's (3 + d²)/2 keeps only a handful of quiet moves at low
         // depth; shogi positions have about a hundred (drops), and at fixed nodes the milder
-        // limit won clearly (docs/BENCHMARKS.md).
+        // limit won clearly (docs/EXPERIMENTS.md).
         let lmp_limit =
             (tp.lmp_base + tp.lmp_mult * depth * depth / 10).max(0) as usize / if improving { 1 } else { 2 };
 

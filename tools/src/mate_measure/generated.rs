@@ -5,7 +5,7 @@
 //!
 //! The shared data has no such set: its rows are game positions, where every piece is already
 //! on the board or in a hand and the defender seldom holds several kinds to drop (see
-//! docs/BENCHMARKS.md, "Game rows as tsume problems"). Tsume compositions are the super piece's
+//! docs/journal/BENCHMARKS.md, "Game rows as tsume problems"). Tsume compositions are the super piece's
 //! ground, so this module makes them: seeded random tsume positions (the defender's king near
 //! its edge, a few pieces of each side around it, often a distant slider, the attacker holding
 //! a few pieces and the defender everything else), solved by the exact search without the super
