@@ -7,7 +7,7 @@ from /proc while it solves; Linux only).
 Usage:
     python3 tools/scripts/mate_watch.py BINARY "SFEN" [--ms 60000] [--threads 2] [--hash 1024]
 
-Example (Microcosmos, as docs/BENCHMARKS.md measures it):
+Example (Microcosmos, as docs/RESULTS.md measures it):
     python3 tools/scripts/mate_watch.py target/release/soppo \\
         'g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/4+P1P1L/+B5G1g b - 1'
 """
