@@ -17,13 +17,13 @@ use crate::search::{
 };
 use crate::time;
 use crate::tt::TranspositionTable;
-use crate::usi::{
-    BestMove, CheckmateResult, EngineMessage, GoParams, GuiMessage, IdInfo, InfoAttr, MateParam, MatePlies,
-    PositionStart, Score,
-};
 use crossbeam_channel::{Receiver, Sender, select, unbounded};
 use soppo_core::perft::perft;
 use soppo_core::{Move, Position};
+use soppo_usi::{
+    BestMove, CheckmateResult, EngineMessage, GoParams, GuiMessage, IdInfo, InfoAttr, MateParam, MatePlies,
+    PositionStart, Score,
+};
 use std::fmt::Write as _;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
@@ -833,8 +833,8 @@ pub fn build_position(start: &PositionStart, moves: &[String]) -> Result<Positio
 mod tests {
     use super::{Command, Controller, CurrentControl, mate_info_message};
     use crate::mate::MateProgress;
-    use crate::usi::parse_gui_line;
     use soppo_core::{Move, Position};
+    use soppo_usi::parse_gui_line;
     use std::time::{Duration, Instant};
 
     /// Sends one GUI line and waits until any search it started has answered.

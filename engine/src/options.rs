@@ -6,8 +6,8 @@
 //! keeps its previous value.
 
 use crate::search::tunables::{self, Tunables};
-use crate::usi::{OptionKind, UsiOption};
 use soppo_core::declaration::EnteringKingRule;
+use soppo_usi::{OptionKind, UsiOption};
 
 /// How the soppo forward pruning of the search runs (A/B switch for the search issue).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

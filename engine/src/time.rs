@@ -16,8 +16,8 @@
 //! left Soppo 100 ms less to think than the opponents it plays at that setting.
 
 use crate::options::Options;
-use crate::usi::GoParams;
 use soppo_core::Color;
+use soppo_usi::GoParams;
 use std::time::Duration;
 
 pub use crate::search::Budget as TimeBudget;

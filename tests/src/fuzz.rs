@@ -23,7 +23,7 @@ use soppo_core::Position;
 use soppo_core::rng::SplitMix64 as Rng;
 use soppo_engine::controller::build_position;
 use soppo_engine::options::Options;
-use soppo_engine::usi::{CheckmateResult, GuiMessage, parse_gui_line_mending};
+use soppo_usi::{CheckmateResult, GuiMessage, parse_gui_line_mending};
 use std::time::{Duration, Instant};
 
 /// How a fuzz run goes.
