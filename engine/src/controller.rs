@@ -18,11 +18,10 @@ use crate::search::{
 use crate::time;
 use crate::tt::TranspositionTable;
 use crossbeam_channel::{Receiver, Sender, select, unbounded};
+use soppo_core::Position;
 use soppo_core::perft::perft;
-use soppo_core::{Move, Position};
 use soppo_usi::{
-    BestMove, CheckmateResult, EngineMessage, GoParams, GuiMessage, IdInfo, InfoAttr, MateParam, MatePlies,
-    PositionStart, Score,
+    BestMove, CheckmateResult, EngineMessage, GoParams, GuiMessage, IdInfo, InfoAttr, MateParam, MatePlies, Score,
 };
 use std::fmt::Write as _;
 use std::io::Write;
@@ -248,9 +247,9 @@ impl<W: Write> Controller<W> {
                     self.info_string(&why);
                 }
             }
-            GuiMessage::Position { start, moves } => match build_position(&start, &moves) {
+            GuiMessage::Position { start, moves } => match Position::from_usi_moves(start.sfen(), &moves) {
                 Ok(p) => self.position = p,
-                Err(why) => self.info_string(&format!("{why}; the previous position is kept")),
+                Err(why) => self.info_string(&format!("position not set: {why}; the previous position is kept")),
             },
             GuiMessage::Go(go) => self.go(&go),
             // The answer goes out before the next line is read: a `readyok` for an `isready`
@@ -802,31 +801,6 @@ fn info_message(info: &SearchInfo) -> EngineMessage {
         attrs.push(InfoAttr::Pv(info.pv.iter().map(ToString::to_string).collect()));
     }
     EngineMessage::Info(attrs)
-}
-
-/// The position of a `position` command, or why it cannot be set up.
-pub fn build_position(start: &PositionStart, moves: &[String]) -> Result<Position, String> {
-    let mut pos = match start {
-        PositionStart::StartPos => Position::startpos(),
-        PositionStart::Sfen(sfen) => Position::from_sfen(sfen).map_err(|e| format!("position not set: {e}"))?,
-    };
-    for (i, text) in moves.iter().enumerate() {
-        if matches!(text.as_str(), "pass" | "0000" | "null") {
-            if pos.in_check() {
-                return Err(format!(
-                    "position not set: move {} ({text}) passes while in check",
-                    i + 1
-                ));
-            }
-            pos.do_null_move();
-            continue;
-        }
-        let m: Move = pos
-            .parse_move(text)
-            .map_err(|e| format!("position not set: move {} ({text}): {e}", i + 1))?;
-        pos.do_move(m);
-    }
-    Ok(pos)
 }
 
 #[cfg(test)]

@@ -8,7 +8,8 @@
 //!
 //! - every `go` (a line the engine's own parser reads as one) has had exactly one answer, in
 //!   order: `checkmate` for `go mate`, `bestmove` otherwise, legal in the position the engine had
-//!   (tracked with the engine's own `build_position`), or a mating line that holds;
+//!   (tracked with [`Position::from_usi_moves`], which the engine uses too), or a mating line
+//!   that holds;
 //! - `readyok` comes, so the engine is alive and answering;
 //! - every line printed was a USI message in printable ASCII, none beginning with `error`
 //!   ([`crate::engine::check_engine_line`]).
@@ -21,7 +22,6 @@
 use crate::engine::{Engine, PROMPT, check_bestmove, check_mate_line, parse_checkmate, transcript_lines};
 use soppo_core::Position;
 use soppo_core::rng::SplitMix64 as Rng;
-use soppo_engine::controller::build_position;
 use soppo_engine::options::Options;
 use soppo_usi::{CheckmateResult, GuiMessage, parse_gui_line_mending};
 use std::time::{Duration, Instant};
@@ -123,7 +123,7 @@ impl Session {
                 }),
                 Ok(GuiMessage::Position { start, moves }) => {
                     // A position the engine refuses leaves the previous one, here too.
-                    if let Ok(p) = build_position(&start, &moves) {
+                    if let Ok(p) = Position::from_usi_moves(start.sfen(), &moves) {
                         self.position = p;
                     }
                 }
