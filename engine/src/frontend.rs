@@ -3,8 +3,8 @@
 //! stop flag at once, so the search stops even before the controller reads the command.
 
 use crate::controller::{Command, CurrentControl};
-use crate::usi::{GuiMessage, parse_gui_line_mending};
 use crossbeam_channel::Sender;
+use soppo_usi::{GuiMessage, parse_gui_line_mending};
 use std::io::{BufRead, Read};
 
 /// The longest line read (2 MiB): a `position` of some 400,000 moves, far beyond any game.

@@ -17,4 +17,3 @@ pub mod pages;
 pub mod search;
 pub mod time;
 pub mod tt;
-pub mod usi;

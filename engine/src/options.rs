@@ -16,8 +16,8 @@ use crate::mate::MateConfig;
 use crate::search::tunables;
 use crate::search::{SearchSettings, SoppoCut};
 use crate::time::TimeSettings;
-use crate::usi::{OptionKind, UsiOption};
 use soppo_core::declaration::EnteringKingRule;
+use soppo_usi::{OptionKind, UsiOption};
 
 /// Every option value, typed, grouped by what reads it.
 #[derive(Clone, Debug)]

@@ -15,8 +15,8 @@
 //! moves), so 100 ms keeps a byoyomi of one second safe, where keeping a fifth (200 ms) back
 //! left Soppo 100 ms less to think than the opponents it plays at that setting.
 
-use crate::usi::GoParams;
 use soppo_core::Color;
+use soppo_usi::GoParams;
 use std::time::Duration;
 
 pub use crate::search::Budget as TimeBudget;

@@ -8,7 +8,8 @@
 //!
 //! - every `go` (a line the engine's own parser reads as one) has had exactly one answer, in
 //!   order: `checkmate` for `go mate`, `bestmove` otherwise, legal in the position the engine had
-//!   (tracked with the engine's own `build_position`), or a mating line that holds;
+//!   (tracked with [`Position::from_usi_moves`], which the engine uses too), or a mating line
+//!   that holds;
 //! - `readyok` comes, so the engine is alive and answering;
 //! - every line printed was a USI message in printable ASCII, none beginning with `error`
 //!   ([`crate::engine::check_engine_line`]).
@@ -20,10 +21,9 @@
 
 use crate::engine::{Engine, PROMPT, check_bestmove, check_mate_line, parse_checkmate, transcript_lines};
 use soppo_core::Position;
+use soppo_core::declaration::EnteringKingRule;
 use soppo_core::rng::SplitMix64 as Rng;
-use soppo_engine::controller::build_position;
-use soppo_engine::options::Options;
-use soppo_engine::usi::{CheckmateResult, GuiMessage, parse_gui_line_mending};
+use soppo_usi::{CheckmateResult, EngineMessage, GuiMessage, OptionKind, parse_engine_line, parse_gui_line_mending};
 use std::time::{Duration, Instant};
 
 /// How a fuzz run goes.
@@ -84,15 +84,17 @@ struct Pending {
 struct Session {
     engine: Engine,
     position: Position,
-    options: Options,
+    entering_king_rule: EnteringKingRule,
 }
 
 impl Session {
     fn start() -> Session {
+        let engine = Engine::start();
+        check_entering_king_rules(&engine);
         Session {
-            engine: Engine::start(),
+            engine,
             position: Position::startpos(),
-            options: Options::default(),
+            entering_king_rule: EnteringKingRule::default(),
         }
     }
 
@@ -123,12 +125,14 @@ impl Session {
                 }),
                 Ok(GuiMessage::Position { start, moves }) => {
                     // A position the engine refuses leaves the previous one, here too.
-                    if let Ok(p) = build_position(&start, &moves) {
+                    if let Ok(p) = Position::from_usi_moves(start.sfen(), &moves) {
                         self.position = p;
                     }
                 }
                 Ok(GuiMessage::SetOption { name, value }) => {
-                    let _ = self.options.set(&name, value.as_deref());
+                    if let Some(rule) = entering_king_rule(&name, value.as_deref()) {
+                        self.entering_king_rule = rule;
+                    }
                 }
                 _ => {}
             }
@@ -186,7 +190,7 @@ impl Session {
                 // or below `ResignValue`, which a mutated `setoption` may have set.
                 Ok(())
             } else if answer.starts_with("bestmove") {
-                check_bestmove(&go.pos, answer, self.options.search.entering_king_rule)
+                check_bestmove(&go.pos, answer, self.entering_king_rule)
             } else {
                 Err("a normal go must be answered by bestmove".to_owned())
             };
@@ -212,6 +216,52 @@ fn worth_sending(msg: &GuiMessage) -> bool {
             .is_none_or(|mb| mb <= 1024),
         _ => true,
     }
+}
+
+/// The values of the engine's `EnteringKingRule` option (`engine/src/options.rs`).
+const ENTERING_KING_RULES: [(&str, EnteringKingRule); 5] = [
+    ("NoEnteringKing", EnteringKingRule::None),
+    ("CSARule24", EnteringKingRule::Csa24),
+    ("CSARule24H", EnteringKingRule::Csa24Handicap),
+    ("CSARule27", EnteringKingRule::Csa27),
+    ("CSARule27H", EnteringKingRule::Csa27Handicap),
+];
+
+/// The rule a `setoption name <name> value <value>` sets, read as the engine reads it: name
+/// and value matched ignoring case, the value trimmed. `None` for another option or a value
+/// the engine refuses, which leaves the rule as it was.
+fn entering_king_rule(name: &str, value: Option<&str>) -> Option<EnteringKingRule> {
+    if !name.eq_ignore_ascii_case("EnteringKingRule") {
+        return None;
+    }
+    let value = value.unwrap_or("").trim();
+    ENTERING_KING_RULES
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(value))
+        .map(|&(_, rule)| rule)
+}
+
+/// Fails unless the engine's `usi` answer declares `EnteringKingRule` with the values of
+/// [`ENTERING_KING_RULES`] and the default [`EnteringKingRule::default`], which the fuzzer
+/// assumes of a fresh engine.
+fn check_entering_king_rules(engine: &Engine) {
+    let declared = engine.received().iter().find_map(|l| match parse_engine_line(l) {
+        Ok(EngineMessage::Option(o)) if o.name == "EnteringKingRule" => Some(o.kind),
+        _ => None,
+    });
+    let names: Vec<&str> = ENTERING_KING_RULES.iter().map(|(n, _)| *n).collect();
+    let matches = match &declared {
+        Some(OptionKind::Combo { default, vars }) => {
+            *vars == names && entering_king_rule("EnteringKingRule", Some(default)) == Some(EnteringKingRule::default())
+        }
+        _ => false,
+    };
+    engine.check(matches, || {
+        format!(
+            "the engine declares EnteringKingRule as {declared:?}; the fuzzer assumes {names:?}, default {:?}",
+            EnteringKingRule::default()
+        )
+    });
 }
 
 /// What GUIs send, with the values they use and some they should not.

@@ -381,7 +381,7 @@ pub mod fuzz;
 /// core.
 pub mod engine {
     use soppo_core::Position;
-    use soppo_engine::usi::{BestMove, CheckmateResult, EngineMessage, InfoAttr, parse_engine_line};
+    use soppo_usi::{BestMove, CheckmateResult, EngineMessage, InfoAttr, parse_engine_line};
     use std::fmt::Write as _;
     use std::io::{BufRead, BufReader, Write};
     use std::path::{Path, PathBuf};

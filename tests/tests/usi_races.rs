@@ -8,8 +8,8 @@
 use soppo_core::Position;
 use soppo_core::declaration::EnteringKingRule;
 use soppo_core::rng::SplitMix64 as Rng;
-use soppo_engine::usi::{CheckmateResult, GuiMessage, parse_gui_line_mending};
 use soppo_tests::engine::{Engine, PROMPT, check_bestmove, check_mate_line, parse_checkmate, test_seed, usi_position};
+use soppo_usi::{CheckmateResult, GuiMessage, parse_gui_line_mending};
 use std::time::{Duration, Instant};
 
 /// A random pause of 0 to `max_us` microseconds.

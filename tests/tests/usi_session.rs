@@ -10,10 +10,10 @@
 
 use soppo_core::declaration::EnteringKingRule;
 use soppo_core::{Color, Position};
-use soppo_engine::usi::{BestMove, CheckmateResult, EngineMessage, IdInfo, InfoAttr, OptionKind, parse_engine_line};
 use soppo_tests::engine::{
     Engine, PROMPT, SEARCH, check_bestmove, check_mate_line, parse_bestmove, parse_checkmate, usi_position,
 };
+use soppo_usi::{BestMove, CheckmateResult, EngineMessage, IdInfo, InfoAttr, OptionKind, parse_engine_line};
 use std::time::{Duration, Instant};
 
 // ----- positions -----------------------------------------------------------------------------

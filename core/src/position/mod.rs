@@ -1,8 +1,10 @@
 //! The position: board, bitboards, hands, side to move, keys and the undo stack.
 
 mod legality;
+mod setup;
 mod sfen;
 
+pub use setup::{NULL_MOVE_TEXTS, SetupError};
 pub use sfen::{STARTPOS_SFEN, SfenError};
 
 use crate::attacks::{

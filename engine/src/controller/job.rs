@@ -9,7 +9,7 @@ use super::tables::{LateTable, TABLE_READY_TIME};
 use crate::mate::{self, MateOutcome, MateProgress};
 use crate::search::{self, Budget, Decision, SearchControl, SearchEvent, SearchInfo};
 use crate::tt::TranspositionTable;
-use crate::usi::{GoParams, MateParam};
+use soppo_usi::{GoParams, MateParam};
 use std::io::Write;
 use std::sync::Arc;
 use std::thread::JoinHandle;

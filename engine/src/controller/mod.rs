@@ -20,10 +20,10 @@ mod tests;
 use crate::options::Options;
 use crate::search::{Histories, SearchControl, SearchInfo};
 use crate::tt::TranspositionTable;
-use crate::usi::{EngineMessage, GoParams, GuiMessage, IdInfo, PositionStart};
 use crossbeam_channel::{Receiver, Sender, select, unbounded};
 use job::{Job, WorkerEvent};
-use soppo_core::{Move, Position};
+use soppo_core::Position;
+use soppo_usi::{EngineMessage, GoParams, GuiMessage, IdInfo};
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -180,9 +180,9 @@ impl<W: Write> Controller<W> {
                     self.emit_info(&why);
                 }
             }
-            GuiMessage::Position { start, moves } => match build_position(&start, &moves) {
+            GuiMessage::Position { start, moves } => match Position::from_usi_moves(start.sfen(), &moves) {
                 Ok(p) => self.position = p,
-                Err(why) => self.emit_info(&format!("{why}; the previous position is kept")),
+                Err(why) => self.emit_info(&format!("position not set: {why}; the previous position is kept")),
             },
             GuiMessage::Go(go) => self.go(&go),
             // The answer goes out before the next line is read: a `readyok` for an `isready`
@@ -214,29 +214,4 @@ impl<W: Write> Controller<W> {
         }
         true
     }
-}
-
-/// The position of a `position` command, or why it cannot be set up.
-pub fn build_position(start: &PositionStart, moves: &[String]) -> Result<Position, String> {
-    let mut pos = match start {
-        PositionStart::StartPos => Position::startpos(),
-        PositionStart::Sfen(sfen) => Position::from_sfen(sfen).map_err(|e| format!("position not set: {e}"))?,
-    };
-    for (i, text) in moves.iter().enumerate() {
-        if matches!(text.as_str(), "pass" | "0000" | "null") {
-            if pos.in_check() {
-                return Err(format!(
-                    "position not set: move {} ({text}) passes while in check",
-                    i + 1
-                ));
-            }
-            pos.do_null_move();
-            continue;
-        }
-        let m: Move = pos
-            .parse_move(text)
-            .map_err(|e| format!("position not set: move {} ({text}): {e}", i + 1))?;
-        pos.do_move(m);
-    }
-    Ok(pos)
 }

@@ -5,8 +5,8 @@
 
 use crate::mate::{MateOutcome, MateProgress};
 use crate::search::{Decision, ScoreValue, SearchInfo};
-use crate::usi::{BestMove, CheckmateResult, EngineMessage, InfoAttr, MatePlies, Score};
 use soppo_core::Position;
+use soppo_usi::{BestMove, CheckmateResult, EngineMessage, InfoAttr, MatePlies, Score};
 use std::fmt::Write as _;
 use std::time::Duration;
 

@@ -7,7 +7,7 @@ use crate::mate::MateConfig;
 use crate::memory::TableMemory;
 use crate::search::{Budget, Limits, SearchSettings};
 use crate::time;
-use crate::usi::GoParams;
+use soppo_usi::GoParams;
 use std::io::Write;
 
 impl<W: Write> Controller<W> {

@@ -3,8 +3,8 @@
 use super::report::mate_info_message;
 use super::{Command, Controller, CurrentControl};
 use crate::mate::MateProgress;
-use crate::usi::parse_gui_line;
 use soppo_core::{Move, Position};
+use soppo_usi::parse_gui_line;
 use std::time::{Duration, Instant};
 
 /// Sends one GUI line and waits until any search it started has answered.

@@ -1,7 +1,8 @@
 //! The USI protocol's messages: types, their wire form (`Display`) and parsers.
 //!
 //! Self-contained: moves, SFENs and option values are carried as text, and nothing here depends
-//! on the rest of the engine, so this module could be published as a crate of its own.
+//! on the rules of shogi or on the engine. The engine's front-end and controller use it, and so
+//! does the test client of `soppo-tests`, which needs nothing else of the engine.
 //!
 //! - [`parse_gui_line`] reads what a GUI sends, as leniently as real GUIs need
 //!   (Shogidokoro, ShogiGUI, ShogiHome, cshogi, ShogiArena).
@@ -11,7 +12,7 @@
 //! - [`parse_engine_line`] reads what an engine prints, for test clients.
 //!
 //! ```
-//! use soppo_engine::usi::{parse_gui_line, EngineMessage, BestMove, GuiMessage, GoParams};
+//! use soppo_usi::{parse_gui_line, EngineMessage, BestMove, GuiMessage, GoParams};
 //! use std::time::Duration;
 //!
 //! let go = parse_gui_line("go btime 0 wtime 0 byoyomi 10000\r\n").unwrap();

@@ -70,6 +70,16 @@ pub enum PositionStart {
     Sfen(String),
 }
 
+impl PositionStart {
+    /// The SFEN given, `None` for `startpos`.
+    pub fn sfen(&self) -> Option<&str> {
+        match self {
+            PositionStart::StartPos => None,
+            PositionStart::Sfen(sfen) => Some(sfen),
+        }
+    }
+}
+
 /// The parameters of `go`. The default is a bare `go` (no limit at all).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 pub struct GoParams {

@@ -220,7 +220,9 @@ fn position_wire() {
         &position(PositionStart::StartPos, &["7g7f", "3c3d", "8h2b+", "3a2b", "B*4e"]),
         "position startpos moves 7g7f 3c3d 8h2b+ 3a2b B*4e",
     );
+    assert_eq!(PositionStart::StartPos.sfen(), None);
     let sfen = PositionStart::Sfen(HANDICAP.to_owned());
+    assert_eq!(sfen.sfen(), Some(HANDICAP));
     assert_gui_wire(&position(sfen.clone(), &[]), &format!("position sfen {HANDICAP}"));
     assert_gui_wire(
         &position(sfen, &["5a4b", "7g7f"]),
