@@ -24,6 +24,7 @@
 
 pub mod features;
 pub mod net;
+pub mod nnue;
 pub mod params;
 mod weights;
 
