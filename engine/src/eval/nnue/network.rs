@@ -1,4 +1,4 @@
-//! The network: K+P[1696] → 256 per perspective, both concatenated (the side to move's first),
+//! The network: `K+P[1696]` → 256 per perspective, both concatenated (the side to move's first),
 //! → 32 → 32 → 1, clipped `ReLU` between layers; its quantized weights, their file format, and
 //! the reference (scalar, from scratch) forward pass that every faster path must equal.
 //!
