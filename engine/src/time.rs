@@ -94,9 +94,10 @@ pub fn budget(go: &GoParams, us: Color, ply: u32, opts: &TimeSettings) -> TimeBu
             // `DepthLimit`/`NodesLimit` options): that limit alone ends the search.
             return TimeBudget::default();
         }
-        // A bare `go` (or a bare `go ponder`, from its `ponderhit` on).
+        // A bare `go` (or a bare `go ponder`, from its `ponderhit` on): new iterations may
+        // start until the maximum, as in byoyomi alone, so that it thinks the whole time.
         return TimeBudget {
-            optimum: Some(BARE_GO_TIME),
+            optimum: Some(BARE_GO_TIME * 2),
             maximum: Some(BARE_GO_TIME),
             ponder_credit: false,
             scalable: Duration::ZERO,
@@ -350,11 +351,9 @@ mod tests {
             },
         ] {
             let b = budget(&go, Color::Black, 1, &opts);
-            assert_eq!(
-                (b.optimum, b.maximum),
-                (Some(BARE_GO_TIME), Some(BARE_GO_TIME)),
-                "{go:?}"
-            );
+            // It stops at BARE_GO_TIME, and iterations may start until then.
+            assert_eq!(b.maximum, Some(BARE_GO_TIME), "{go:?}");
+            assert_eq!(b.optimum, Some(BARE_GO_TIME * 2), "{go:?}");
         }
         let b = budget(
             &GoParams {
