@@ -142,7 +142,7 @@ fn control_without_king(pos: &Position, c: Color, occ: Bitboard) -> Control {
 
 /// The piece group of the hanging terms (P L N S gold-like B R H D), `None` for the king.
 #[inline(always)]
-const fn group(kind: PieceKind) -> Option<usize> {
+pub(crate) const fn piece_group(kind: PieceKind) -> Option<usize> {
     Some(match kind {
         PieceKind::Pawn => 0,
         PieceKind::Lance => 1,
@@ -262,7 +262,7 @@ pub fn accumulate<S: Sink>(pos: &Position, sink: &mut S) {
         let hang_base = if side == 0 { params::HANG_STM } else { params::HANG_OPP };
         // Hanging pieces are few: look each one up rather than counting every group.
         for sq in mine & attacked & !defended {
-            if let Some(g) = pos.piece_on(sq).and_then(|p| group(p.kind())) {
+            if let Some(g) = pos.piece_on(sq).and_then(|p| piece_group(p.kind())) {
                 // Not signed: both hanging groups are counted from the side to move's view.
                 sink.add(hang_base + g, FINE);
             }

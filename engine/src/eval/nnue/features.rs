@@ -18,6 +18,7 @@
 //! move changes at most two or three of them: the moved piece's square (and kind, when it
 //! promotes), a captured piece going to the hand, a dropped piece leaving it, a king's square.
 
+use crate::eval::features::piece_group;
 use soppo_core::{Color, Piece, PieceKind, Position, Square};
 
 /// Inputs per perspective.
@@ -26,7 +27,8 @@ pub const INPUTS: usize = 1696;
 /// The most inputs active at once in one perspective (two kings and 38 other pieces).
 pub const MAX_ACTIVE: usize = 40;
 
-/// Board kinds as the inputs tell them apart (promoted minor pieces are golds).
+/// Board kinds as the inputs tell them apart: the evaluation's piece groups
+/// ([`piece_group`]), promoted minor pieces counting as golds.
 pub const BOARD_KINDS: usize = 9;
 
 const OWN_KING: usize = 0;
@@ -38,22 +40,6 @@ const HAND: usize = BOARD + 2 * BOARD_KINDS * Square::COUNT;
 const HAND_PER_OWNER: usize = 38;
 
 const _: () = assert!(HAND + 2 * HAND_PER_OWNER == INPUTS);
-
-/// The input kind of a board piece (`None` for a king).
-const fn board_kind(kind: PieceKind) -> Option<usize> {
-    Some(match kind {
-        PieceKind::Pawn => 0,
-        PieceKind::Lance => 1,
-        PieceKind::Knight => 2,
-        PieceKind::Silver => 3,
-        PieceKind::Gold | PieceKind::ProPawn | PieceKind::ProLance | PieceKind::ProKnight | PieceKind::ProSilver => 4,
-        PieceKind::Bishop => 5,
-        PieceKind::Horse => 6,
-        PieceKind::Rook => 7,
-        PieceKind::Dragon => 8,
-        PieceKind::King => return None,
-    })
-}
 
 /// Where a hand kind's inputs start within an owner's 38 (`None` for kinds never in hand).
 const fn hand_offset(kind: PieceKind) -> Option<usize> {
@@ -85,7 +71,7 @@ const fn seen(perspective: Color, sq: Square) -> usize {
 /// The input of piece `p` on `sq`, seen from `perspective` (a king's square included).
 pub fn board_input(perspective: Color, p: Piece, sq: Square) -> usize {
     let s = seen(perspective, sq);
-    match board_kind(p.kind()) {
+    match piece_group(p.kind()) {
         None if p.color() == perspective => OWN_KING + s,
         None => ENEMY_KING + s,
         Some(k) => BOARD + (owner(perspective, p.color()) * BOARD_KINDS + k) * Square::COUNT + s,
@@ -155,57 +141,14 @@ mod tests {
     }
 
     #[test]
-    fn a_position_and_its_mirror_with_colours_swapped_look_the_same() {
+    fn a_position_turned_round_with_colours_swapped_looks_the_same() {
         // A middle game with pieces in both hands and promoted pieces.
         let sfen = "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1";
         let pos = Position::from_sfen(sfen).unwrap();
-        let mirrored = Position::from_sfen(&mirror_sfen(sfen)).unwrap();
-        assert_eq!(sorted(&pos, Color::White), sorted(&mirrored, Color::Black));
-        assert_eq!(sorted(&pos, Color::Black), sorted(&mirrored, Color::White));
+        let turned = pos.turned();
+        assert_eq!(sorted(&pos, Color::White), sorted(&turned, Color::Black));
+        assert_eq!(sorted(&pos, Color::Black), sorted(&turned, Color::White));
         assert_eq!(sorted(&pos, Color::Black).len(), 40);
-    }
-
-    /// The SFEN of the board turned round with the colours swapped.
-    fn mirror_sfen(sfen: &str) -> String {
-        let f: Vec<&str> = sfen.split(' ').collect();
-        let swap = |c: char| {
-            if c.is_ascii_uppercase() {
-                c.to_ascii_lowercase()
-            } else {
-                c.to_ascii_uppercase()
-            }
-        };
-        let rows: Vec<String> = f[0]
-            .split('/')
-            .rev()
-            .map(|row| {
-                // Reverse the row token by token ('+' stays in front of its letter).
-                let mut tokens: Vec<String> = Vec::new();
-                let mut plus = false;
-                for ch in row.chars() {
-                    if ch == '+' {
-                        plus = true;
-                    } else {
-                        let t = if ch.is_ascii_digit() {
-                            ch.to_string()
-                        } else {
-                            format!("{}{}", if plus { "+" } else { "" }, swap(ch))
-                        };
-                        tokens.push(t);
-                        plus = false;
-                    }
-                }
-                tokens.reverse();
-                tokens.concat()
-            })
-            .collect();
-        let side = if f[1] == "b" { "w" } else { "b" };
-        let hands: String = if f[2] == "-" {
-            "-".into()
-        } else {
-            f[2].chars().map(swap).collect()
-        };
-        format!("{} {side} {hands} {}", rows.join("/"), f[3])
     }
 
     #[test]
