@@ -157,7 +157,7 @@ pub(crate) const fn piece_group(kind: PieceKind) -> Option<usize> {
     })
 }
 
-/// The pieces of `us` by piece group (the order of [`group`]). In a piece–king table the cell
+/// The pieces of `us` by piece group (the order of [`piece_group`]). In a piece–king table the cell
 /// of a piece is its file distance to the king, then its rank offset (−8..=8, positive when
 /// the piece is further forward than the king, as `us` sees it).
 #[inline(always)]
