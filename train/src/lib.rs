@@ -7,6 +7,7 @@
 //! - [`fit_mate3`]: the fit of the static 3-ply mate score, with cross-validation.
 //!
 //! Shared pieces:
+//! - [`nnue_data`]: the NNUE's data files (records, checksummed blocks, the reader and writer);
 //! - [`games`]: game records (the TSV game files `selfplay` writes and the tuners read);
 //! - [`samples`]: training positions from game files, their labels and the training /
 //!   held-out split;
@@ -20,6 +21,7 @@
 pub mod fit_mate3;
 pub mod games;
 pub mod logistic;
+pub mod nnue_data;
 pub mod progress;
 pub mod samples;
 pub mod selfplay;
