@@ -4,7 +4,8 @@
 //! - [`selfplay`]: games of the engine against itself, with the searched scores;
 //! - [`tune_eval`]: logistic (Texel) tuning of the evaluation's linear weights;
 //! - [`train_net`]: training of the evaluation's hidden layer;
-//! - [`fit_mate3`]: the fit of the static 3-ply mate score, with cross-validation.
+//! - [`fit_mate3`]: the fit of the static 3-ply mate score, with cross-validation;
+//! - [`gen_data`]: the NNUE's training data, from self-play.
 //!
 //! Shared pieces:
 //! - [`nnue_data`]: the NNUE's data files (records, checksummed blocks, the reader and writer);
@@ -20,6 +21,7 @@
 
 pub mod fit_mate3;
 pub mod games;
+pub mod gen_data;
 pub mod logistic;
 pub mod nnue_data;
 pub mod progress;
