@@ -5,7 +5,8 @@
 //! - [`tune_eval`]: logistic (Texel) tuning of the evaluation's linear weights;
 //! - [`train_net`]: training of the evaluation's hidden layer;
 //! - [`fit_mate3`]: the fit of the static 3-ply mate score, with cross-validation;
-//! - [`gen_data`]: the NNUE's training data, from self-play.
+//! - [`gen_data`]: the NNUE's training data, from self-play;
+//! - [`train_nnue`]: the NNUE's trainer.
 //!
 //! Shared pieces:
 //! - [`nnue_data`]: the NNUE's data files (records, checksummed blocks, the reader and writer);
@@ -29,5 +30,6 @@ pub mod samples;
 pub mod selfplay;
 pub mod shared_data;
 pub mod train_net;
+pub mod train_nnue;
 pub mod tsv;
 pub mod tune_eval;
