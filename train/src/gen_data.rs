@@ -1,6 +1,6 @@
 //! `gen-data [--games N] [--nodes N | --depth N] [--threads N] [--out DIR] [--name NAME] …`:
 //! the NNUE's training data, from games of the engine against itself, in the block format of
-//! [`nnue_data`](crate::nnue_data).
+//! [`nnue_data`].
 //!
 //! Starts: a share `--handicap-share` of the games start from one of the twenty handicap
 //! positions of `tools/openings/handicaps.tsv` (embedded), the others from a game of

@@ -221,9 +221,11 @@ impl Trainer {
         if n > 0 {
             #[allow(clippy::cast_precision_loss, reason = "batch sizes far below 2^24")]
             self.adam.step(&mut self.model, first, 1.0 / n as f32, lr);
-            self.grid.clone_from(&self.model);
+            // Only the rows Adam stepped have changed.
             if self.quantization_aware {
-                quantize::snap(&mut self.grid);
+                quantize::snap_from(&self.model, &mut self.grid, &first.rows);
+            } else {
+                self.grid.clone_from(&self.model);
             }
         }
         for g in &mut self.grads {
@@ -456,9 +458,7 @@ pub fn run(opts: &Args) -> Result<()> {
         SplitMix64::new(opts.seed ^ splitmix64(u64::from(epoch))).shuffle(&mut order);
         let bar = progress::with_template(
             order.len() as u64,
-            &format!(
-                "epoch {epoch} {{bar:30}} {{pos}}/{{len}} positions, {{per_sec}}, loss {{msg}} [{{elapsed_precise}}, eta {{eta}}]"
-            ),
+            &format!("epoch {epoch} {{bar:30}} {{pos}}/{{len}} positions, {{msg}} [{{elapsed_precise}}, eta {{eta}}]"),
         );
         let started = Instant::now();
         let (mut sum, mut n) = (0.0f64, 0usize);
@@ -469,7 +469,11 @@ pub fn run(opts: &Args) -> Result<()> {
             n += k;
             bar.inc(batch.len() as u64);
             #[allow(clippy::cast_precision_loss, reason = "counts far below 2^52")]
-            bar.set_message(format!("{:.6}", sum / n.max(1) as f64));
+            bar.set_message(format!(
+                "{:.0}/s, loss {:.6}",
+                n as f64 / started.elapsed().as_secs_f64().max(1e-9),
+                sum / n.max(1) as f64
+            ));
         }
         bar.finish_and_clear();
         let secs = started.elapsed().as_secs_f64();

@@ -130,7 +130,19 @@ impl Model {
 
     /// Keeps the weights within what quantization can hold (the network module's limits).
     pub fn clip(&mut self) {
-        for w in self.ft_w.iter_mut().chain(&mut self.ft_b) {
+        let all: Vec<u16> = (0..self.shape.inputs as u16).collect();
+        self.clip_rows(&all);
+    }
+
+    /// [`Model::clip`] of the feature transformer's `rows` and of every other tensor.
+    pub fn clip_rows(&mut self, rows: &[u16]) {
+        let half = self.shape.half;
+        for &i in rows {
+            for w in &mut self.ft_w[i as usize * half..(i as usize + 1) * half] {
+                *w = w.clamp(-FT_WEIGHT_LIMIT, FT_WEIGHT_LIMIT);
+            }
+        }
+        for w in &mut self.ft_b {
             *w = w.clamp(-FT_WEIGHT_LIMIT, FT_WEIGHT_LIMIT);
         }
         for w in self.l1_w.iter_mut().chain(&mut self.l2_w).chain(&mut self.out_w) {
@@ -420,6 +432,6 @@ impl Adam {
         for (((p, g), m), v) in params.zip(grads).zip(ms).zip(vs) {
             adam_update(p, g, m, v, scale, lr_t);
         }
-        model.clip();
+        model.clip_rows(&g.rows);
     }
 }

@@ -80,22 +80,34 @@ pub fn quantize(model: &Model) -> (Network, usize) {
 /// place: `quantize` of the result gives the same network, and its float evaluation differs
 /// from the engine's only by the rounding of activations.
 pub fn snap(model: &mut Model) {
-    let grid = |xs: &mut [f32], scale: f32, limit: f32| {
-        for x in xs {
-            *x = ((*x * scale).round().clamp(-limit, limit)) / scale;
+    let all: Vec<u16> = (0..model.shape.inputs as u16).collect();
+    let source = model.clone();
+    snap_from(&source, model, &all);
+}
+
+/// `grid` becomes `model` rounded as [`snap`] rounds it, except the feature transformer's
+/// rows not in `rows`, which are left as they are (the trainer's rows that Adam did not step).
+pub fn snap_from(model: &Model, grid: &mut Model, rows: &[u16]) {
+    let round = |from: &[f32], to: &mut [f32], scale: f32, limit: f32| {
+        for (t, &x) in to.iter_mut().zip(from) {
+            *t = (x * scale).round().clamp(-limit, limit) / scale;
         }
     };
     let ft_limit = f32::from(i16::MAX);
-    grid(&mut model.ft_w, FT, ft_limit);
-    grid(&mut model.ft_b, FT, ft_limit);
-    for w in [&mut model.l1_w, &mut model.l2_w, &mut model.out_w] {
-        grid(w, W, 127.0);
+    let half = model.shape.half;
+    for &i in rows {
+        let r = i as usize * half..(i as usize + 1) * half;
+        round(&model.ft_w[r.clone()], &mut grid.ft_w[r], FT, ft_limit);
     }
+    round(&model.ft_b, &mut grid.ft_b, FT, ft_limit);
+    round(&model.l1_w, &mut grid.l1_w, W, 127.0);
+    round(&model.l2_w, &mut grid.l2_w, W, 127.0);
+    round(&model.out_w, &mut grid.out_w, W, 127.0);
     #[allow(clippy::cast_precision_loss, reason = "a bound far beyond any bias")]
     let bias_limit = (i32::MAX / 2) as f32;
-    for b in [&mut model.l1_b, &mut model.l2_b, &mut model.out_b] {
-        grid(b, BIAS, bias_limit);
-    }
+    round(&model.l1_b, &mut grid.l1_b, BIAS, bias_limit);
+    round(&model.l2_b, &mut grid.l2_b, BIAS, bias_limit);
+    round(&model.out_b, &mut grid.out_b, BIAS, bias_limit);
 }
 
 /// The most the engine's evaluation can differ from the float evaluation, in centipawns, for
