@@ -3,7 +3,7 @@
 //! - [`types`]: colours, squares, piece kinds and pieces;
 //! - [`Bitboard`] and the [`attacks`] tables;
 //! - [`Hand`], [`Move`], [`Position`] (SFEN, a USI `position`'s start and moves, do/undo, checks,
-//!   legality);
+//!   legality, the 32-byte packing of training data);
 //! - [`movegen`]: staged and legal generation, Bonanza-style check generation;
 //! - mate in one ([`Position::mate_in_one`]), repetition and entering-king declaration rules;
 //! - [`mate_eval`]: a static (search-free) estimate of a 3-ply mate;
@@ -30,5 +30,7 @@ pub use bitboard::Bitboard;
 pub use hand::Hand;
 pub use movegen::MoveList;
 pub use mv::{Move, MoveParseError};
-pub use position::{Position, STARTPOS_SFEN, SetupError, SfenError, StateInfo};
+pub use position::{
+    PACKED_BYTES, PackError, PackedPosition, Position, STARTPOS_SFEN, SetupError, SfenError, StateInfo, UnpackError,
+};
 pub use types::{Color, File, Piece, PieceKind, Rank, Square};

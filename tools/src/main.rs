@@ -11,6 +11,9 @@
 //!   evaluation's weights on game results; prints the new `DEFAULT_PARAMS`;
 //! - `soppo-tools selfplay --openings FILE --games N [--nodes N] [--threads N] --out FILE`:
 //!   games of the engine against itself, with the searched scores, for `tune-eval`;
+//! - `soppo-tools gen-data [--games N] [--nodes N | --depth N] [--threads N] [--out DIR]`: the
+//!   NNUE's training data from self-play, resumable;
+//! - `soppo-tools train-nnue DATA… --out NET [--epochs N] …`: trains the NNUE on it;
 //! - `soppo-tools eval "<SFEN>" [--top N]`: the static evaluation, group by group;
 //! - `soppo-tools mate-measure <MEASUREMENT> …`: measurements of the mate solver's parts.
 
@@ -24,7 +27,7 @@ mod tsume_cmd;
 
 use clap::{ArgGroup, Args, Parser, Subcommand};
 use soppo_engine::mate::MateConfig;
-use soppo_train::{fit_mate3, selfplay, train_net, tune_eval};
+use soppo_train::{fit_mate3, gen_data, selfplay, train_net, train_nnue, tune_eval};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -57,6 +60,11 @@ enum Command {
     /// Play the engine against itself at a fixed number of nodes a move and write the games
     /// (with the searched scores) for `tune-eval`.
     Selfplay(selfplay::Args),
+    /// Generate the NNUE's training data by self-play (resumable; a file per run in
+    /// `~/.cache/soppo/data` by default).
+    GenData(gen_data::Args),
+    /// Train the NNUE on `gen-data` files and write it in the engine's network format.
+    TrainNnue(train_nnue::Args),
     /// Print the static evaluation of a position (side to move's view), group by group.
     Eval(EvalArgs),
     /// Measure the mate solver's parts on their own (df-pn, the exact search's super piece).
@@ -176,6 +184,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::TuneEval(args) => tune_eval::run(&args).map(|()| ExitCode::SUCCESS),
         Command::TrainNet(args) => train_net::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Selfplay(args) => selfplay::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::GenData(args) => gen_data::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::TrainNnue(args) => train_nnue::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Eval(args) => eval_cmd::run(&args.sfen, args.top).map(|()| ExitCode::SUCCESS),
         Command::MateMeasure(args) => mate_measure::run(args),
         Command::Perft(args) => {

@@ -4,9 +4,12 @@
 //! - [`selfplay`]: games of the engine against itself, with the searched scores;
 //! - [`tune_eval`]: logistic (Texel) tuning of the evaluation's linear weights;
 //! - [`train_net`]: training of the evaluation's hidden layer;
-//! - [`fit_mate3`]: the fit of the static 3-ply mate score, with cross-validation.
+//! - [`fit_mate3`]: the fit of the static 3-ply mate score, with cross-validation;
+//! - [`gen_data`]: the NNUE's training data, from self-play;
+//! - [`train_nnue`]: the NNUE's trainer.
 //!
 //! Shared pieces:
+//! - [`nnue_data`]: the NNUE's data files (records, checksummed blocks, the reader and writer);
 //! - [`games`]: game records (the TSV game files `selfplay` writes and the tuners read);
 //! - [`samples`]: training positions from game files, their labels and the training /
 //!   held-out split;
@@ -19,11 +22,14 @@
 
 pub mod fit_mate3;
 pub mod games;
+pub mod gen_data;
 pub mod logistic;
+pub mod nnue_data;
 pub mod progress;
 pub mod samples;
 pub mod selfplay;
 pub mod shared_data;
 pub mod train_net;
+pub mod train_nnue;
 pub mod tsv;
 pub mod tune_eval;

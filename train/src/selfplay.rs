@@ -86,14 +86,14 @@ const MATE_CP: i32 = 30_000;
 
 /// How one game ended, for Black.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum Winner {
+pub(crate) enum Winner {
     Black,
     White,
     Draw,
 }
 
 impl Winner {
-    fn of(c: Color) -> Winner {
+    pub(crate) fn of(c: Color) -> Winner {
         match c {
             Color::Black => Winner::Black,
             Color::White => Winner::White,
@@ -117,10 +117,43 @@ fn settings() -> SearchSettings {
     }
 }
 
+/// How a game's start is drawn (from `selfplay`'s options, or `gen-data`'s).
+#[derive(Clone, Debug)]
+pub(crate) struct StartRules {
+    pub seed: u64,
+    pub min_ply: usize,
+    pub max_ply: usize,
+    pub random_plies: usize,
+    pub random_balance: i32,
+    /// Nodes of the balance check's search.
+    pub nodes: u64,
+    /// The balance check's search settings.
+    pub settings: SearchSettings,
+}
+
+impl From<&Args> for StartRules {
+    fn from(opts: &Args) -> StartRules {
+        StartRules {
+            seed: opts.seed,
+            min_ply: opts.min_ply,
+            max_ply: opts.max_ply,
+            random_plies: opts.random_plies,
+            random_balance: opts.random_balance,
+            nodes: opts.nodes,
+            settings: settings(),
+        }
+    }
+}
+
 /// The start position of game `index` and the line of `openings` (the games of the openings
 /// file) it was cut from. `tt` is the game's table, used by the balance check after random
 /// plies (the game clears it).
-fn start_position(openings: &[&str], index: usize, opts: &Args, tt: &TranspositionTable) -> Result<(Position, usize)> {
+pub(crate) fn start_position(
+    openings: &[&str],
+    index: usize,
+    opts: &StartRules,
+    tt: &TranspositionTable,
+) -> Result<(Position, usize)> {
     // The random plies start from this draw too: each game's start depends on the seed and
     // its index alone, whatever thread plays it.
     let r = splitmix64(opts.seed ^ (index as u64).wrapping_mul(0x2545_F491_4F6C_DD1D));
@@ -140,7 +173,7 @@ fn start_position(openings: &[&str], index: usize, opts: &Args, tt: &Transpositi
         // openings: a network trained on them learns those openings rather than shogi. Random
         // plies that lose no material by exchange reach new positions; a start that one side
         // already wins is drawn again.
-        let settings = settings();
+        let settings = &opts.settings;
         for attempt in 0..RANDOM_TRIES {
             let mut p = pos.clone();
             let mut state = splitmix64(r ^ splitmix64(attempt + 1));
@@ -161,7 +194,7 @@ fn start_position(openings: &[&str], index: usize, opts: &Args, tt: &Transpositi
                 continue;
             }
             tt.clear();
-            let (_, score) = think(&p, tt, &settings, opts.nodes.max(1));
+            let (_, score) = think(&p, tt, settings, opts.nodes.max(1));
             if score.abs() <= opts.random_balance {
                 pos = p;
                 break;
@@ -172,33 +205,46 @@ fn start_position(openings: &[&str], index: usize, opts: &Args, tt: &Transpositi
     Ok((Position::from_sfen(&pos.to_sfen())?, source))
 }
 
-/// One search: the decision and the score from the mover's view.
-fn think(pos: &Position, tt: &TranspositionTable, settings: &SearchSettings, nodes: u64) -> (Decision, i32) {
+/// One search of `pos` within `limits`: the decision and the last score reported, from the
+/// mover's view (`None` when the search reported none).
+pub(crate) fn search_once(
+    pos: &Position,
+    tt: &TranspositionTable,
+    settings: &SearchSettings,
+    limits: &Limits,
+) -> (Decision, Option<ScoreValue>) {
     let control = Arc::new(SearchControl::default());
-    let limits = Limits {
-        nodes: Some(nodes),
-        ..Limits::default()
-    };
-    let mut score = 0;
+    let mut score = None;
     let mut decision = Decision::Resign;
-    search::run(0, pos.clone(), tt, &control, &limits, settings, &mut |e| match e {
-        SearchEvent::Info(_, info) => {
-            score = match info.score {
-                ScoreValue::Centipawns(v) => v,
-                ScoreValue::MateIn(n) if n >= 0 => MATE_CP,
-                ScoreValue::MateIn(_) => -MATE_CP,
-            };
-        }
+    search::run(0, pos.clone(), tt, &control, limits, settings, &mut |e| match e {
+        SearchEvent::Info(_, info) => score = Some(info.score),
         SearchEvent::Done(_, d, _) => decision = d,
         SearchEvent::ThreadsShort { .. } => {}
     });
     (decision, score)
 }
 
+/// One search of `nodes` nodes: the decision and the score from the mover's view (mates as
+/// ±[`MATE_CP`]).
+fn think(pos: &Position, tt: &TranspositionTable, settings: &SearchSettings, nodes: u64) -> (Decision, i32) {
+    let limits = Limits {
+        nodes: Some(nodes),
+        ..Limits::default()
+    };
+    let (decision, score) = search_once(pos, tt, settings, &limits);
+    let score = match score {
+        Some(ScoreValue::Centipawns(v)) => v,
+        Some(ScoreValue::MateIn(n)) if n >= 0 => MATE_CP,
+        Some(ScoreValue::MateIn(_)) => -MATE_CP,
+        None => 0,
+    };
+    (decision, score)
+}
+
 /// Plays game `index`; returns its output line.
 fn play(openings: &[&str], index: usize, opts: &Args, tt: &TranspositionTable) -> Result<String> {
     let settings = settings();
-    let (mut pos, source) = start_position(openings, index, opts, tt)?;
+    let (mut pos, source) = start_position(openings, index, &StartRules::from(opts), tt)?;
     let start = pos.to_sfen();
     tt.clear();
     let mut moves: Vec<Move> = Vec::new();
@@ -269,7 +315,7 @@ fn play(openings: &[&str], index: usize, opts: &Args, tt: &TranspositionTable) -
 }
 
 /// The games of an openings file (the first column of each row).
-fn opening_games(text: &str) -> Vec<&str> {
+pub(crate) fn opening_games(text: &str) -> Vec<&str> {
     tsv::rows(text).map(|row| row.first()).collect()
 }
 
@@ -354,7 +400,7 @@ mod tests {
     fn random_plies_leave_the_cut_opening_and_repeat_with_the_seed() {
         let openings = opening_games("startpos moves 7g7f 3c3d 2g2f 8c8d\t4\tnot-mate\t-\n");
         let tt = TranspositionTable::new(1);
-        let (cut, source) = start_position(&openings, 0, &options(0), &tt).unwrap();
+        let (cut, source) = start_position(&openings, 0, &StartRules::from(&options(0)), &tt).unwrap();
         assert_eq!(source, 0);
         assert_eq!(
             cut.to_sfen(),
@@ -362,8 +408,8 @@ mod tests {
         );
         let mut starts = std::collections::HashSet::new();
         for index in 0..6 {
-            let (a, _) = start_position(&openings, index, &options(4), &tt).unwrap();
-            let (b, _) = start_position(&openings, index, &options(4), &tt).unwrap();
+            let (a, _) = start_position(&openings, index, &StartRules::from(&options(4)), &tt).unwrap();
+            let (b, _) = start_position(&openings, index, &StartRules::from(&options(4)), &tt).unwrap();
             assert_eq!(a.to_sfen(), b.to_sfen(), "game {index}");
             // Four plies later (the side to move is the cut's again) or, when no start was
             // balanced, the cut itself.

@@ -1,9 +1,11 @@
 //! The position: board, bitboards, hands, side to move, keys and the undo stack.
 
 mod legality;
+mod packed;
 mod setup;
 mod sfen;
 
+pub use packed::{PACKED_BYTES, PackError, PackedPosition, UnpackError};
 pub use setup::{NULL_MOVE_TEXTS, SetupError};
 pub use sfen::{STARTPOS_SFEN, SfenError};
 

@@ -330,7 +330,8 @@ fn parse_hand(pos: &mut Position, base: usize, text: &str) -> Result<(), SfenErr
     Ok(())
 }
 
-fn validate(pos: &Position) -> Result<(), SfenError> {
+/// The checks of a parsed position beyond its fields' syntax (also for [`Position::unpack`]).
+pub(super) fn validate(pos: &Position) -> Result<(), SfenError> {
     // More pieces of a kind than one set has are accepted (test suites use such positions,
     // and cshogi accepts them) as long as every capture still fits in a hand.
     for kind in PieceKind::HAND {
