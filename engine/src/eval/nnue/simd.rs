@@ -136,9 +136,16 @@ mod scalar {
     /// The dot product of `w` and `x`, wrapping (it cannot overflow for clipped inputs).
     #[inline(always)]
     fn dot(w: &[i8], x: &[u8]) -> i32 {
-        w.iter()
-            .zip(x)
-            .fold(0i32, |s, (&w, &x)| s.wrapping_add(i32::from(w) * i32::from(x)))
+        const _: () = assert!(HALF.is_multiple_of(16) && L1.is_multiple_of(16) && L2.is_multiple_of(16));
+        debug_assert!(w.len() == x.len() && x.len().is_multiple_of(16));
+        // Sixteen lanes of sums, which the compiler keeps in vector registers.
+        let mut lanes = [0i32; 16];
+        for (w, x) in w.chunks_exact(16).zip(x.chunks_exact(16)) {
+            for ((s, &w), &x) in lanes.iter_mut().zip(w).zip(x) {
+                *s = s.wrapping_add(i32::from(w) * i32::from(x));
+            }
+        }
+        lanes.iter().fold(0, |a, &b| a.wrapping_add(b))
     }
 
     /// A hidden layer: `(bias + w · x) >> 6`, clipped to 0..=127.
@@ -155,8 +162,11 @@ mod scalar {
     /// The output sum, before the scale to centipawns.
     pub(super) fn propagate(net: &Network, own: &[i16; HALF], enemy: &[i16; HALF]) -> i32 {
         let mut input = [0u8; 2 * HALF];
-        for (x, &a) in input.iter_mut().zip(own.iter().chain(enemy)) {
-            *x = a.clamp(0, 127) as u8;
+        let (x_own, x_enemy) = input.split_at_mut(HALF);
+        for (x, acc) in [(x_own, own), (x_enemy, enemy)] {
+            for (x, &a) in x.iter_mut().zip(acc) {
+                *x = a.clamp(0, 127) as u8;
+            }
         }
         let h1: [u8; L1] = layer(&net.l1_bias, &net.l1_weights, &input);
         let h2: [u8; L2] = layer(&net.l2_bias, &net.l2_weights, &h1);
