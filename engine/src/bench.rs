@@ -1,7 +1,10 @@
 //! `bench`: fixed-depth searches on a fixed set of positions, one thread, a fresh 16 MB table
 //! per position. The node total is the search's signature (`Bench: N` in commits): it must be
-//! the same on every run.
+//! the same on every run. It runs with the classic evaluation unless given a network
+//! ([`run_with_settings`]), which measures the network's speed (its node count is another).
 
+use crate::eval::Evaluation;
+use crate::eval::nnue::{Kernel, Network};
 use crate::search::{self, Limits, SearchControl, SearchEvent, SearchSettings};
 use crate::tt::TranspositionTable;
 use soppo_core::Position;
@@ -35,14 +38,30 @@ pub fn run(depth: u32) -> String {
 /// The bench with `threads` search threads (Lazy SMP). Only one thread gives a repeatable
 /// node count; more threads measure the time to depth.
 pub fn run_with(depth: u32, threads: u32) -> String {
+    run_with_settings(depth, &bench_settings(threads, None))
+}
+
+/// The bench's settings: `threads` threads, the network `nnue` (with its kernel) or the classic
+/// evaluation, and the defaults of every other option (`MultiPV` 1, no resignation).
+pub fn bench_settings(threads: u32, nnue: Option<(Arc<Network>, Kernel)>) -> SearchSettings {
+    let (evaluation, network, kernel) = match nnue {
+        Some((net, kernel)) => (Evaluation::Nnue, Some(net), Some(kernel)),
+        None => (Evaluation::Classic, None, None),
+    };
+    SearchSettings {
+        threads: threads.max(1),
+        evaluation,
+        network,
+        kernel,
+        ..SearchSettings::default()
+    }
+}
+
+/// The bench with these settings.
+pub fn run_with_settings(depth: u32, settings: &SearchSettings) -> String {
     let mut report = String::new();
     let mut total = 0u64;
     let start = Instant::now();
-    // The defaults of every other option (MultiPV 1, no resignation).
-    let settings = SearchSettings {
-        threads: threads.max(1),
-        ..SearchSettings::default()
-    };
     for (i, sfen) in POSITIONS.iter().enumerate() {
         let Ok(pos) = Position::from_sfen(sfen) else { continue };
         let tt = TranspositionTable::new(16);
@@ -53,7 +72,7 @@ pub fn run_with(depth: u32, threads: u32) -> String {
         };
         let mut nodes = 0;
         let t = Instant::now();
-        search::run(0, pos, &tt, &control, &limits, &settings, &mut |e| {
+        search::run(0, pos, &tt, &control, &limits, settings, &mut |e| {
             if let SearchEvent::Info(_, info) = e {
                 nodes = nodes.max(info.nodes);
             }

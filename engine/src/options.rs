@@ -12,6 +12,7 @@
 //! not fit the option's type or range is refused with a sentence saying why, and the option
 //! keeps its previous value.
 
+use crate::eval::Evaluation;
 use crate::mate::MateConfig;
 use crate::search::tunables;
 use crate::search::{SearchSettings, SoppoCut};
@@ -37,6 +38,9 @@ pub struct Options {
     pub time: TimeSettings,
     /// What the mate solver reads (its `hash_mb` and `threads` are set per job).
     pub mate: MateConfig,
+    /// `EvalFile`: the network file `Evaluation NNUE` uses, empty for the embedded one. The
+    /// controller loads it at `isready` and hands it to the search.
+    pub eval_file: String,
 }
 
 impl Default for Options {
@@ -50,6 +54,7 @@ impl Default for Options {
             search: SearchSettings::DEFAULT,
             time: TimeSettings::DEFAULT,
             mate: MateConfig::default(),
+            eval_file: String::new(),
         }
     }
 }
@@ -76,6 +81,11 @@ pub enum Field {
         get: fn(&Options) -> usize,
         set: fn(&mut Options, usize),
     },
+    /// A file's path, any text (empty: none; `<empty>` as GUIs send it reads as empty).
+    Filename {
+        get: fn(&Options) -> &str,
+        set: fn(&mut Options, String),
+    },
 }
 
 /// One option: its USI name and its [`Field`].
@@ -94,6 +104,9 @@ const RULES: [EnteringKingRule; 5] = [
 ];
 
 const SOPPO_CUTS: [SoppoCut; 3] = [SoppoCut::Off, SoppoCut::Static, SoppoCut::Dynamic];
+
+/// The `Evaluation` choices, in the order of their names.
+const EVALUATIONS: [Evaluation; 2] = [Evaluation::Classic, Evaluation::Nnue];
 
 /// The index of `v` in `all` (every value of a combo is listed, so it is found).
 fn index_of<T: PartialEq>(all: &[T], v: &T) -> usize {
@@ -195,6 +208,21 @@ pub const TABLE: &[OptionSpec] = &[
         },
     },
     check!("MateSuperPiece", mate.super_piece),
+    OptionSpec {
+        name: "Evaluation",
+        field: Field::Combo {
+            names: &["Classic", "NNUE"],
+            get: |o| index_of(&EVALUATIONS, &o.search.evaluation),
+            set: |o, i| o.search.evaluation = EVALUATIONS[i],
+        },
+    },
+    OptionSpec {
+        name: "EvalFile",
+        field: Field::Filename {
+            get: |o| &o.eval_file,
+            set: |o, v| o.eval_file = v,
+        },
+    },
 ];
 
 /// Options of the `tune` build are named this and a [`tunables::SPECS`] name.
@@ -213,6 +241,9 @@ impl OptionSpec {
             Field::Combo { names, get, .. } => OptionKind::Combo {
                 default: names[get(defaults)].to_owned(),
                 vars: names.iter().map(|n| (*n).to_owned()).collect(),
+            },
+            Field::Filename { get, .. } => OptionKind::Filename {
+                default: get(defaults).to_owned(),
             },
         };
         UsiOption {
@@ -252,6 +283,7 @@ impl OptionSpec {
                 };
                 set(o, i);
             }
+            Field::Filename { set, .. } => set(o, if value == "<empty>" { "" } else { value }.to_owned()),
         }
         Ok(())
     }
@@ -346,6 +378,13 @@ mod tests {
         assert_eq!(o.time.network_delay2_ms, 300);
         assert!(o.set("NodesLimit", Some("9223372036854775807")).is_ok());
         assert_eq!(o.nodes_limit, i64::MAX as u64);
+        assert_eq!(o.search.evaluation, Evaluation::Classic);
+        assert!(o.set("evaluation", Some("nnue")).is_ok());
+        assert_eq!(o.search.evaluation, Evaluation::Nnue);
+        assert!(o.set("Evaluation", Some("Both")).is_err());
+        assert_eq!(o.search.evaluation, Evaluation::Nnue);
+        assert!(o.set("EvalFile", Some(" /nets/k p.nnue ")).is_ok());
+        assert_eq!(o.eval_file, "/nets/k p.nnue");
     }
 
     /// Every option's declared default is the value the engine starts with, and setting an
@@ -374,6 +413,17 @@ mod tests {
                     for (i, n) in names.iter().enumerate() {
                         o.set(spec.name, Some(n)).unwrap();
                         assert_eq!(get(&o), i, "{} {n}", spec.name);
+                    }
+                }
+                Field::Filename { get, .. } => {
+                    assert_eq!(get(&defaults), "", "{}", spec.name);
+                    for (v, read) in [
+                        ("dir with spaces/a.nnue", "dir with spaces/a.nnue"),
+                        ("<empty>", ""),
+                        ("", ""),
+                    ] {
+                        o.set(spec.name, Some(v)).unwrap();
+                        assert_eq!(get(&o), read, "{} {v}", spec.name);
                     }
                 }
             }

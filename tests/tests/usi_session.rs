@@ -1201,3 +1201,185 @@ fn consecutive_games_in_one_process() {
     }
     e.quit(PROMPT);
 }
+
+// ----- the NNUE evaluation -------------------------------------------------------------------
+
+/// A folder of its own for a test's files, emptied first.
+fn scratch_dir(test: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("soppo-session-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    dir
+}
+
+/// A valid network file: deterministic, non-zero weights.
+fn network_file() -> Vec<u8> {
+    soppo_engine::eval::nnue::random_net(58).to_bytes()
+}
+
+/// The `info string` lines among `lines`.
+fn info_strings(lines: &[String]) -> Vec<&str> {
+    lines.iter().filter_map(|l| l.strip_prefix("info string ")).collect()
+}
+
+#[test]
+fn a_broken_eval_file_gets_an_info_string_and_the_network_is_kept() {
+    let dir = scratch_dir("broken-evalfile");
+    let good = network_file();
+    let mut other = good.clone();
+    // The architecture string (after the magic and its length) names another shape.
+    let arch = 12;
+    other[arch..arch + 3].copy_from_slice(b"KPP");
+    let mut damaged = good.clone();
+    damaged[good.len() / 2] ^= 0x40;
+    let mut bad_magic = good.clone();
+    bad_magic[..8].copy_from_slice(b"NOTANNUE");
+    let cases: [(&str, Option<Vec<u8>>, &str); 7] = [
+        ("missing.nnue", None, "cannot be read"),
+        ("truncated.nnue", Some(good[..good.len() / 3].to_vec()), "truncated"),
+        ("magic.nnue", Some(bad_magic), "not a Soppo network"),
+        ("other.nnue", Some(other), "another architecture"),
+        ("damaged.nnue", Some(damaged), "checksum"),
+        (
+            "text.nnue",
+            Some(b"lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n".to_vec()),
+            "not a Soppo network",
+        ),
+        ("empty.nnue", Some(Vec::new()), "not a Soppo network"),
+    ];
+    let mut e = Engine::start();
+    e.send("setoption name Evaluation value NNUE");
+    let lines = e.sync();
+    e.check(
+        info_strings(&lines).iter().any(|s| s.contains("classic evaluation")),
+        || {
+            format!(
+                "Evaluation NNUE without a network: no info string saying the classic evaluation is used: {lines:?}"
+            )
+        },
+    );
+    search(&mut e, "startpos", "go depth 3", SEARCH);
+    let good_path = dir.join("good.nnue");
+    std::fs::write(&good_path, &good).unwrap();
+    // First with no network at all, then with a good one loaded: each time refused by name,
+    // and the engine still answers `go`.
+    for loaded_first in [false, true] {
+        if loaded_first {
+            e.send(&format!("setoption name EvalFile value {}", good_path.display()));
+            let lines = e.sync();
+            e.check(
+                info_strings(&lines).iter().any(|s| s.contains("network loaded")),
+                || format!("a valid EvalFile was not loaded: {lines:?}"),
+            );
+        }
+        for (name, bytes, why) in &cases {
+            let path = dir.join(name);
+            if let Some(bytes) = bytes {
+                std::fs::write(&path, bytes).unwrap();
+            }
+            e.send(&format!("setoption name EvalFile value {}", path.display()));
+            let lines = e.sync();
+            let said = info_strings(&lines);
+            let path_text = path.display().to_string();
+            e.check(said.iter().any(|s| s.contains(&path_text) && s.contains(why)), || {
+                format!("EvalFile {name}: no info string naming the file and saying `{why}`: {lines:?}")
+            });
+            if loaded_first {
+                let kept = good_path.display().to_string();
+                e.check(said.iter().any(|s| s.contains(&kept) && s.contains("kept")), || {
+                    format!("EvalFile {name}: not said that the loaded network is kept: {lines:?}")
+                });
+            }
+            search(&mut e, MIDGAME_ARGS, "go depth 3", SEARCH);
+        }
+    }
+    // The kept network still evaluates: the same search as with the file itself.
+    e.send("usinewgame");
+    e.sync();
+    let kept = search(&mut e, MIDGAME_ARGS, "go depth 4", SEARCH);
+    e.send(&format!("setoption name EvalFile value {}", good_path.display()));
+    e.send("usinewgame");
+    e.sync();
+    let fresh = search(&mut e, MIDGAME_ARGS, "go depth 4", SEARCH);
+    e.check(kept == fresh, || {
+        format!("the kept network answered {kept}, the file itself {fresh}")
+    });
+    e.quit(PROMPT);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The last `info ... score` of the search that answered with the last `bestmove`.
+fn last_score(e: &Engine) -> Option<String> {
+    let lines = e.received();
+    let end = lines.iter().rposition(|l| l.starts_with("bestmove"))?;
+    lines[..end]
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info ") && l.contains(" score "))
+        .and_then(|l| l.split(" score ").nth(1))
+        .map(|s| s.split(' ').take(2).collect::<Vec<_>>().join(" "))
+}
+
+#[test]
+fn a_valid_eval_file_with_evaluation_nnue_plays_legal_moves() {
+    let dir = scratch_dir("valid-evalfile");
+    let path = dir.join("net.nnue");
+    std::fs::write(&path, network_file()).unwrap();
+    let mut e = Engine::start();
+    // The classic evaluation's score first, to tell the network's apart.
+    search(&mut e, MIDGAME_ARGS, "go depth 1", SEARCH);
+    let classic = last_score(&e);
+    e.send("setoption name Evaluation value NNUE");
+    e.send(&format!("setoption name EvalFile value {}", path.display()));
+    let lines = e.sync();
+    e.check(
+        info_strings(&lines).iter().any(|s| s.contains("network loaded")),
+        || format!("the EvalFile was not loaded: {lines:?}"),
+    );
+    search(&mut e, MIDGAME_ARGS, "go depth 1", SEARCH);
+    let nnue = last_score(&e);
+    e.check(classic.is_some() && nnue.is_some() && classic != nnue, || {
+        format!("the same depth-1 score with the network as without: {classic:?}, {nnue:?}")
+    });
+    for (args, go) in [
+        ("startpos", "go depth 6"),
+        (MIDGAME_ARGS, "go nodes 20000"),
+        (
+            "sfen l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+            "go depth 5",
+        ),
+        (
+            "sfen l8/9/p8/3k5/1ppn5/1P2pG3/P1P2S3/LB1SG4/1N2K4 b RB2G2SNL5Prnl6p 81",
+            "go movetime 300",
+        ),
+        ("startpos moves 7g7f 3c3d 8h2b+", "go btime 0 wtime 0 byoyomi 200"),
+    ] {
+        search(&mut e, args, go, SEARCH);
+    }
+    // A short game with the network, both sides, pondering-free.
+    e.send("usinewgame");
+    e.sync();
+    let mut moves: Vec<String> = Vec::new();
+    for _ in 0..12 {
+        let args = if moves.is_empty() {
+            "startpos".to_owned()
+        } else {
+            format!("startpos moves {}", moves.join(" "))
+        };
+        match parse_bestmove(&search(&mut e, &args, "go nodes 3000", SEARCH)).0 {
+            BestMove::Move(m) => moves.push(m),
+            BestMove::Resign | BestMove::Win => break,
+        }
+    }
+    e.check(!moves.is_empty(), || "no move played with the network".into());
+    // Back to the classic evaluation: its score again.
+    e.send("setoption name Evaluation value Classic");
+    e.send("usinewgame");
+    e.sync();
+    search(&mut e, MIDGAME_ARGS, "go depth 1", SEARCH);
+    e.check(last_score(&e) == classic, || {
+        "Evaluation Classic did not come back".into()
+    });
+    e.quit(PROMPT);
+    let _ = std::fs::remove_dir_all(&dir);
+}

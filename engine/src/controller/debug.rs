@@ -2,6 +2,7 @@
 
 use super::Controller;
 use crate::bench;
+use crate::eval::nnue::Kernel;
 use soppo_core::perft::perft;
 use std::io::Write;
 use std::time::Instant;
@@ -47,7 +48,15 @@ impl<W: Write> Controller<W> {
                 "bench {asked_depth} {asked_threads}: runs as bench {depth} {threads} (deeper or wider with `soppo bench` on the command line)"
             ));
         }
-        let report = bench::run_with(depth, threads);
+        // With the evaluation the options choose (the node count is the signature only with
+        // the classic one).
+        self.ensure_network();
+        let settings = self.search_settings(threads);
+        let nnue = settings
+            .uses_network()
+            .then(|| settings.network.map(|net| (net, Kernel::best())))
+            .flatten();
+        let report = bench::run_with_settings(depth, &bench::bench_settings(threads, nnue));
         for line in report.lines() {
             self.emit_info(line);
         }

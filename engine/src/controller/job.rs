@@ -161,6 +161,7 @@ impl<W: Write> Controller<W> {
             .maximum
             .map_or(TABLE_READY_TIME, |m| (m / 2).min(TABLE_READY_TIME));
         self.ensure_tt(Instant::now() + half, LateTable::Lazy);
+        self.ensure_network();
         let limits = Self::search_limits(go);
         let threads = self.job_threads();
         let settings = self.search_settings(threads);

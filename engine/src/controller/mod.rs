@@ -5,12 +5,14 @@
 //! - [`job`]: the life of a job, from `go` to its one answer, whatever races `stop`,
 //!   `ponderhit`, `gameover` and `quit` run against the worker's own end;
 //! - [`tables`]: the search's table, sized to the machine and made resident at `isready`;
+//! - [`network`]: the network of `Evaluation NNUE`, loaded from `EvalFile` at `isready`;
 //! - [`settings`]: from the options to what a job runs with;
 //! - [`report`]: every USI message the controller prints, made from the workers' events;
 //! - [`debug`]: the commands beyond USI (`d`, `perft`, `bench`).
 
 mod debug;
 mod job;
+mod network;
 mod report;
 mod settings;
 mod tables;
@@ -68,6 +70,8 @@ pub struct Controller<W: Write> {
     tt_asked_mb: u64,
     /// The last `Threads` value said to be more than the machine runs (see `job_threads`).
     threads_told: u32,
+    /// The network of `Evaluation NNUE`.
+    networks: network::Networks,
 }
 
 impl<W: Write> Controller<W> {
@@ -82,6 +86,7 @@ impl<W: Write> Controller<W> {
             new_game: false,
             tt_asked_mb: 0,
             threads_told: 0,
+            networks: network::Networks::default(),
             next_id: 1,
             job: None,
             current,
@@ -157,6 +162,8 @@ impl<W: Write> Controller<W> {
                 self.emit(&EngineMessage::UsiOk);
             }
             GuiMessage::IsReady => {
+                // A search under way keeps the network it started with.
+                self.ensure_network();
                 if self.job.is_none() {
                     // The table's work is done here, while the GUI waits for `readyok`: after
                     // `usinewgame` the first `go` may follow at once with the clock running.
@@ -175,11 +182,10 @@ impl<W: Write> Controller<W> {
                     self.histories.clear();
                 }
             }
-            GuiMessage::SetOption { name, value } => {
-                if let Err(why) = self.options.set(&name, value.as_deref()) {
-                    self.emit_info(&why);
-                }
-            }
+            GuiMessage::SetOption { name, value } => match self.options.set(&name, value.as_deref()) {
+                Ok(()) => self.network_option_set(&name),
+                Err(why) => self.emit_info(&why),
+            },
             GuiMessage::Position { start, moves } => match Position::from_usi_moves(start.sfen(), &moves) {
                 Ok(p) => self.position = p,
                 Err(why) => self.emit_info(&format!("position not set: {why}; the previous position is kept")),

@@ -59,6 +59,7 @@ impl<W: Write> Controller<W> {
     pub(super) fn search_settings(&self, threads: u32) -> SearchSettings {
         SearchSettings {
             threads,
+            network: self.networks.current(),
             ..self.options.search.clone()
         }
     }

@@ -30,6 +30,20 @@ mod weights;
 
 use soppo_core::{Color, PieceKind, Position};
 
+/// Which static evaluation the search uses (the `Evaluation` option).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Evaluation {
+    /// The hand-crafted evaluation with its small network on top ([`evaluate`]).
+    Classic,
+    /// The NNUE evaluation ([`nnue`]), incremental along the search's line.
+    Nnue,
+}
+
+impl Evaluation {
+    /// The default: the classic evaluation, until a trained network beats it.
+    pub const DEFAULT: Evaluation = Evaluation::Classic;
+}
+
 /// Largest evaluation returned: far from the search's mate scores.
 pub const EVAL_LIMIT: i32 = 30_000;
 

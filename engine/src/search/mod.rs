@@ -33,6 +33,8 @@ pub mod tunables;
 
 pub use limits::{Budget, Limits, SearchControl};
 
+use crate::eval::nnue::{AccumulatorStack, Kernel, Network};
+use crate::eval::{EVAL_LIMIT, Evaluation};
 use crate::tt::{NO_EVAL, TranspositionTable};
 pub use history::Histories;
 use history::{History, MAX_PLY, piece_to};
@@ -123,6 +125,14 @@ pub struct SearchSettings {
     pub threads: u32,
     /// The search's constants (only a `tune` build reads them from here).
     pub tunables: tunables::Tunables,
+    /// The static evaluation: the classic one, or the network in `network`.
+    pub evaluation: Evaluation,
+    /// The network [`Evaluation::Nnue`] evaluates with (the controller loads it); without one
+    /// the classic evaluation is used.
+    pub network: Option<Arc<Network>>,
+    /// The network's inner loops: `None` for the fastest this CPU runs (the bench can ask for
+    /// the scalar ones).
+    pub kernel: Option<Kernel>,
 }
 
 impl SearchSettings {
@@ -137,7 +147,26 @@ impl SearchSettings {
         soppo_distance: 5,
         threads: 1,
         tunables: tunables::DEFAULT,
+        evaluation: Evaluation::DEFAULT,
+        network: None,
+        kernel: None,
     };
+}
+
+impl SearchSettings {
+    /// The accumulators of a search thread, if the network evaluates.
+    fn nnue_stack(&self) -> Option<AccumulatorStack> {
+        let net = self.network.as_ref().filter(|_| self.evaluation == Evaluation::Nnue)?;
+        Some(AccumulatorStack::new(
+            Arc::clone(net),
+            self.kernel.unwrap_or_else(Kernel::best),
+        ))
+    }
+
+    /// Whether the network evaluates (`Evaluation` NNUE and a network to evaluate with).
+    pub fn uses_network(&self) -> bool {
+        self.evaluation == Evaluation::Nnue && self.network.is_some()
+    }
 }
 
 impl Default for SearchSettings {
@@ -191,6 +220,8 @@ struct Searcher<'a, 'b> {
     root_depth: i32,
     /// Times the best root move changed in the current iteration (main thread).
     root_best_changes: u32,
+    /// The network's accumulators along the line, when the network evaluates.
+    nnue: Option<AccumulatorStack>,
 }
 
 /// Runs a whole search on `pos` and reports each event to `report`. Always ends with exactly
@@ -296,6 +327,35 @@ impl<'a, 'b> Searcher<'a, 'b> {
             soppo: soppo::Soppo::new(shared.settings.soppo_cut, shared.settings.soppo_distance),
             root_depth: 1,
             root_best_changes: 0,
+            nnue: shared.settings.nnue_stack(),
+        }
+    }
+
+    /// Plays `m`, with the network's accumulators.
+    #[inline(always)]
+    fn make(&mut self, pos: &mut Position, m: Move) {
+        if let Some(stack) = &mut self.nnue {
+            stack.push(pos, m);
+        }
+        pos.do_move(m);
+    }
+
+    /// Takes back `m`, with the network's accumulators. (A null move changes neither: the
+    /// accumulators are kept per colour, and the evaluation reads the side to move.)
+    #[inline(always)]
+    fn unmake(&mut self, pos: &mut Position, m: Move) {
+        pos.undo_move(m);
+        if let Some(stack) = &mut self.nnue {
+            stack.pop();
+        }
+    }
+
+    /// The static evaluation of `pos`, the position the line has reached.
+    #[inline]
+    fn evaluate(&mut self, pos: &Position) -> i32 {
+        match &mut self.nnue {
+            Some(stack) => stack.evaluate(pos).clamp(-EVAL_LIMIT, EVAL_LIMIT),
+            None => crate::eval::evaluate(pos),
         }
     }
 

@@ -4,7 +4,6 @@ use super::history::{MAX_PLY, piece_to, stat_bonus};
 use super::picker::{Kind, MovePicker};
 use super::see::see_ge;
 use super::{INFINITE, MATE, MATE_BOUND, Searcher, mate3, score_from_tt, score_to_tt, soppo};
-use crate::eval::evaluate;
 use crate::tt::{Bound, NO_EVAL};
 use soppo_core::repetition::Repetition;
 use soppo_core::{Move, PieceKind, Position};
@@ -42,7 +41,7 @@ impl Searcher<'_, '_> {
             return 0;
         }
         if ply >= MAX_PLY {
-            return evaluate(pos);
+            return self.evaluate(pos);
         }
         // Mate-distance pruning.
         alpha = alpha.max(-(MATE - ply as i32));
@@ -110,7 +109,7 @@ impl Searcher<'_, '_> {
         } else {
             let raw = match tt_hit {
                 Some(h) if h.eval != NO_EVAL => h.eval,
-                _ => evaluate(pos),
+                _ => self.evaluate(pos),
             };
             match (tt_hit, tt_score) {
                 (Some(h), Some(s))
@@ -141,6 +140,7 @@ impl Searcher<'_, '_> {
                 let r = 3 + depth / 4 + ((eval - beta) / tp.nmp_eval_div).min(3);
                 self.stack[ply].piece_to = None;
                 self.stack[ply].null = true;
+                // The network's accumulators stay: a null move changes no input.
                 pos.do_null_move();
                 let v = -self.search::<false>(pos, depth - r, -beta, -beta + 1, ply + 1, !cut_node);
                 pos.undo_null_move();
@@ -292,7 +292,7 @@ impl Searcher<'_, '_> {
             self.stack[ply].piece_to = Some(pt);
             // A child searched with a null window leaves no line: start it empty.
             self.pv_len[ply + 1] = ply + 1;
-            pos.do_move(m);
+            self.make(pos, m);
             let new_depth = depth - 1 + extension;
             let score = if searched == 0 {
                 -self.search::<PV>(pos, new_depth, -beta, -alpha, ply + 1, !PV && !cut_node)
@@ -322,7 +322,7 @@ impl Searcher<'_, '_> {
                 }
                 s
             };
-            pos.undo_move(m);
+            self.unmake(pos, m);
             if self.stopped {
                 return 0;
             }

@@ -4,7 +4,7 @@
 use super::history::MAX_PLY;
 use super::see::{capture_gain, see_ge};
 use super::{INFINITE, MATE, MATE_BOUND, Searcher, score_from_tt, score_to_tt};
-use crate::eval::{board_value, evaluate};
+use crate::eval::board_value;
 use crate::tt::{Bound, NO_EVAL};
 use soppo_core::movegen::{MoveList, generate_captures, generate_evasions};
 use soppo_core::{Move, Position};
@@ -27,7 +27,7 @@ impl Searcher<'_, '_> {
         }
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY {
-            return evaluate(pos);
+            return self.evaluate(pos);
         }
         let in_check = pos.in_check();
         let key = pos.key();
@@ -72,7 +72,7 @@ impl Searcher<'_, '_> {
             }
             eval = match tt_hit {
                 Some(h) if h.eval != NO_EVAL => h.eval,
-                _ => evaluate(pos),
+                _ => self.evaluate(pos),
             };
             if eval >= beta {
                 if tt_hit.is_none() {
@@ -131,9 +131,9 @@ impl Searcher<'_, '_> {
             }
             self.shared.tt.prefetch(pos.key_after(m));
             self.pv_len[ply + 1] = ply + 1;
-            pos.do_move(m);
+            self.make(pos, m);
             let score = -self.qsearch::<PV>(pos, -beta, -alpha, ply + 1, qply + 1);
-            pos.undo_move(m);
+            self.unmake(pos, m);
             if self.stopped {
                 return 0;
             }

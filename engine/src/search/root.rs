@@ -24,6 +24,9 @@ impl Searcher<'_, '_> {
         start: Instant,
         report: &mut dyn FnMut(SearchInfo),
     ) -> ThreadResult {
+        if let Some(stack) = &mut self.nnue {
+            stack.reset(pos);
+        }
         let mut root_moves = MoveList::new();
         generate_legal::<false>(pos, &mut root_moves);
         if root_moves.is_empty() {
@@ -182,7 +185,7 @@ impl Searcher<'_, '_> {
             let quiet = (m.is_drop() || (!m.is_promotion() && pos.piece_on(m.to()).is_none())) && !pos.gives_check(m);
             self.stack[0].piece_to = Some(piece_to(pos, m));
             self.pv_len[1] = 1;
-            pos.do_move(m);
+            self.make(pos, m);
             let score = if i == pv_idx {
                 -self.search::<true>(pos, depth - 1, -beta, -alpha, 1, false)
             } else {
@@ -203,7 +206,7 @@ impl Searcher<'_, '_> {
                 }
                 s
             };
-            pos.undo_move(m);
+            self.unmake(pos, m);
             if self.stopped {
                 break;
             }

@@ -195,3 +195,47 @@ fn mates_in_one_and_resigns_when_mated() {
     let d = think("4k4/4G4/4P4/9/9/9/9/9/9 w - 1", 2);
     assert_eq!(d, Decision::Resign);
 }
+
+/// With a network the search evaluates through its accumulators: in a test build every
+/// evaluation is checked against a refresh (a debug assertion), over real search lines with
+/// null moves, captures, drops and promotions; the moves are legal, with one thread or two,
+/// on the scalar kernel and the fastest alike, and the two kernels search the same tree.
+#[test]
+fn the_network_searches_legal_moves_with_every_kernel_and_the_same_tree() {
+    let net = Arc::new(crate::eval::nnue::random_net(3));
+    for sfen in [
+        soppo_core::STARTPOS_SFEN,
+        "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+        "l8/9/p8/3k5/1ppn5/1P2pG3/P1P2S3/LB1SG4/1N2K4 b RB2G2SNL5Prnl6p 81",
+    ] {
+        let pos = Position::from_sfen(sfen).unwrap();
+        let mut trees = Vec::new();
+        for kernel in Kernel::available() {
+            for threads in [1, 2] {
+                let settings = SearchSettings {
+                    threads,
+                    evaluation: Evaluation::Nnue,
+                    network: Some(Arc::clone(&net)),
+                    kernel: Some(kernel),
+                    ..SearchSettings::default()
+                };
+                let ev = events(sfen, 6, &settings);
+                let Some(SearchEvent::Done(_, Decision::Move { best, .. }, info)) = ev.last() else {
+                    panic!("no move from {sfen}: {:?}", ev.last());
+                };
+                assert!(pos.is_legal_move(*best), "{best} in {sfen}");
+                if threads == 1 {
+                    trees.push((info.as_ref().map(|i| i.nodes), *best));
+                }
+            }
+        }
+        assert!(trees.windows(2).all(|w| w[0] == w[1]), "{sfen}: {trees:?}");
+        // Not the classic evaluation's tree.
+        let classic = events(sfen, 6, &SearchSettings::default());
+        let nodes = |ev: &[SearchEvent]| match ev.last() {
+            Some(SearchEvent::Done(_, _, Some(i))) => Some(i.nodes),
+            _ => None,
+        };
+        assert_ne!(nodes(&classic), trees[0].0, "{sfen}");
+    }
+}
