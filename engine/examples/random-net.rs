@@ -2,7 +2,7 @@
 //! speed (`soppo bench 13 1 <file>`) and trying the `EvalFile` option:
 //!
 //! ```sh
-//! cargo run --release -p soppo-engine --example random-net -- /tmp/random.nnue [seed]
+//! cargo run --release -p soppo-engine --example random-net -- random.nnue [seed]
 //! ```
 
 fn main() {

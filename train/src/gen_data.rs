@@ -42,13 +42,15 @@ use anyhow::{Context, Result, bail, ensure};
 use soppo_core::repetition::Repetition;
 use soppo_core::rng::splitmix64;
 use soppo_core::{Color, Position};
+use soppo_engine::eval::Evaluation;
+use soppo_engine::eval::nnue;
 use soppo_engine::search::{Decision, Limits, ScoreValue, SearchSettings};
 use soppo_engine::tt::TranspositionTable;
 use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{Arc, mpsc};
 use std::time::Instant;
 
 /// The handicap starts (the giver to move, both colours).
@@ -114,28 +116,44 @@ pub struct Args {
     /// Records gathered before a block is written (a kill loses at most one block).
     #[arg(long, value_name = "N", default_value_t = 1024)]
     pub block_records: usize,
+    /// Evaluate with this network (`Evaluation NNUE`) instead of the classic evaluation: the
+    /// next round's data from the last round's net.
+    #[arg(long, value_name = "FILE")]
+    pub net: Option<PathBuf>,
 }
 
-/// The search settings of every search of a run: the engine's defaults (the classic
-/// evaluation), one thread.
-///
-/// This is the one place to change for data from another evaluation: once the engine's
-/// settings can select the NNUE, an option `--net FILE` sets it here, and [`describe`] names
-/// the network (its file's CRC) so that a resumed run cannot mix evaluations.
-fn search_settings(_opts: &Args) -> SearchSettings {
-    SearchSettings {
+/// The search settings of every search of a run: the engine's defaults, one thread, and the
+/// network of `--net` when there is one (else the classic evaluation). [`describe`] names the
+/// evaluation, so that a resumed run cannot mix evaluations.
+fn search_settings(opts: &Args) -> Result<SearchSettings> {
+    let mut settings = SearchSettings {
         threads: 1,
         ..SearchSettings::default()
+    };
+    if let Some(path) = &opts.net {
+        let net = nnue::load(path).with_context(|| format!("--net {}", path.display()))?;
+        settings.evaluation = Evaluation::Nnue;
+        settings.network = Some(Arc::new(net));
+    }
+    Ok(settings)
+}
+
+/// The evaluation the searches use, as the run's description names it: `classic`, or `nnue`
+/// and the checksum that ends the network's file (a CRC-32 of the whole file, checksum
+/// included, would be the same for every network: CRC-32's residue).
+fn evaluation_name(settings: &SearchSettings) -> String {
+    match &settings.network {
+        Some(net) if settings.evaluation == Evaluation::Nnue => {
+            let bytes = net.to_bytes();
+            let sum: [u8; 4] = bytes[bytes.len() - 4..].try_into().expect("4 bytes");
+            format!("nnue-{:08x}", u32::from_le_bytes(sum))
+        }
+        _ => "classic".to_owned(),
     }
 }
 
-/// The evaluation the searches use, as the run's description names it.
-fn evaluation_name(_opts: &Args) -> &'static str {
-    "classic"
-}
-
 /// The run's settings as its file's description block holds them.
-fn describe(opts: &Args, openings: &str) -> String {
+fn describe(opts: &Args, openings: &str, settings: &SearchSettings) -> String {
     let mut s = String::from("soppo gen-data\n");
     let _ = writeln!(s, "seed={}", opts.seed);
     match opts.depth {
@@ -160,7 +178,7 @@ fn describe(opts: &Args, openings: &str) -> String {
         crc32fast::hash(HANDICAPS.as_bytes()),
         opts.max_plies,
         opts.score_limit,
-        evaluation_name(opts),
+        evaluation_name(settings),
     );
     s
 }
@@ -368,10 +386,10 @@ pub fn run(opts: &Args) -> Result<()> {
         opts,
         openings: opening_games(&text),
         handicaps: opening_games(HANDICAPS),
-        settings: search_settings(opts),
+        settings: search_settings(opts)?,
     };
     ensure!(!cx.openings.is_empty(), "no games in {}", openings_path.display());
-    let description = describe(opts, &text);
+    let description = describe(opts, &text, &cx.settings);
     let path = data_path(opts)?;
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
@@ -523,7 +541,7 @@ mod tests {
             opts: &opts,
             openings: opening_games(text),
             handicaps: opening_games(HANDICAPS),
-            settings: search_settings(&opts),
+            settings: search_settings(&opts).unwrap(),
         };
         let tt = TranspositionTable::new(1);
         let mut handicaps = 0;
@@ -559,16 +577,35 @@ mod tests {
         assert!((1..6).contains(&handicaps), "{handicaps} handicap games of 6");
     }
 
+    /// The description of a run of `extra` arguments on `openings`.
+    fn desc(extra: &[&str], openings: &str) -> String {
+        let opts = args(extra);
+        describe(&opts, openings, &search_settings(&opts).unwrap())
+    }
+
     #[test]
     fn the_description_names_what_changes_the_games() {
-        let a = describe(&args(&[]), "x");
-        assert_eq!(
-            a,
-            describe(&args(&["--games", "5", "--threads", "1", "--block-records", "9"]), "x")
-        );
-        assert_ne!(a, describe(&args(&["--seed", "2"]), "x"));
-        assert_ne!(a, describe(&args(&["--depth", "3"]), "x"));
-        assert_ne!(a, describe(&args(&[]), "y"));
+        let a = desc(&[], "x");
+        assert_eq!(a, desc(&["--games", "5", "--threads", "1", "--block-records", "9"], "x"));
+        assert_ne!(a, desc(&["--seed", "2"], "x"));
+        assert_ne!(a, desc(&["--depth", "3"], "x"));
+        assert_ne!(a, desc(&[], "y"));
+        // A network is named by its file's checksum: two nets, two descriptions.
+        let dir = std::env::temp_dir().join(format!("soppo-gen-data-net-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (one, two) = (dir.join("one.nnue"), dir.join("two.nnue"));
+        std::fs::write(&one, nnue::random_net(1).to_bytes()).unwrap();
+        std::fs::write(&two, nnue::random_net(2).to_bytes()).unwrap();
+        let with_one = desc(&["--net", one.to_str().unwrap()], "x");
+        assert!(with_one.contains("nnue-"), "{with_one}");
+        assert_ne!(a, with_one);
+        assert_ne!(with_one, desc(&["--net", two.to_str().unwrap()], "x"));
+        assert_eq!(with_one, desc(&["--net", one.to_str().unwrap()], "x"));
+        // A file that is no network is refused, saying which.
+        std::fs::write(&two, b"not a network").unwrap();
+        let err = search_settings(&args(&["--net", two.to_str().unwrap()])).unwrap_err();
+        assert!(format!("{err:#}").contains("two.nnue"), "{err:#}");
+        std::fs::remove_dir_all(&dir).unwrap();
         let named = data_path(&args(&["--out", "/tmp/d"])).unwrap();
         assert_eq!(named, Path::new("/tmp/d/nodes5000-seed1.bin"));
         assert!(data_path(&args(&["--name", "a/b"])).is_err());

@@ -87,7 +87,7 @@ impl Model {
         let mut m = Model::zeros(shape);
         // 40 rows of std a/√3 sum to a std of 3.7a: ±0.06 gives about 0.2.
         m.ft_w.iter_mut().for_each(|w| *w = uniform(&mut rng, 0.06));
-        m.ft_b.fill(0.5);
+        m.ft_b.fill(0.0);
         #[allow(clippy::cast_precision_loss, reason = "small sizes")]
         let fan = |n: usize| 1.0 / (n as f32).sqrt();
         m.l1_w
