@@ -474,7 +474,8 @@ pub fn run(opts: &Args) -> Result<()> {
             filtered.add(game.filtered);
             buffer.extend_from_slice(&game.records);
             buffer_games.push(game.number);
-            if buffer.len() >= opts.block_records {
+            let wrote = buffer.len() >= opts.block_records;
+            if wrote {
                 writer.write_records(&buffer, &buffer_games)?;
                 buffer.clear();
                 buffer_games.clear();
@@ -482,11 +483,17 @@ pub fn run(opts: &Args) -> Result<()> {
             bar.inc(1);
             let secs = started.elapsed().as_secs_f64().max(1e-9);
             #[allow(clippy::cast_precision_loss, reason = "counts far below 2^52")]
-            bar.set_message(format!(
+            let status = format!(
                 "{} positions ({:.0}/s)",
                 old_records + new_records,
                 new_records as f64 / secs
-            ));
+            );
+            // Without a terminal (a run in the background, its output in a log) the bar is
+            // hidden: a plain line at every block written says how far the run has come.
+            if wrote && bar.is_hidden() {
+                eprintln!("gen-data: {}/{} games, {status}, {secs:.0} s", bar.position(), opts.games);
+            }
+            bar.set_message(status);
         }
         Ok(())
     })?;
