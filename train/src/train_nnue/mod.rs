@@ -129,6 +129,23 @@ impl Samples for [Sample] {
     }
 }
 
+/// The mean loss of the classic evaluation's static score on `samples`, taken as the output:
+/// the figure a network must beat to judge these positions better than what labelled them.
+fn classic_loss(samples: &[Sample], loss: Loss) -> f64 {
+    let (mut sum, mut n) = (0.0f64, 0usize);
+    for s in samples {
+        if let Ok(pos) = Position::unpack(&s.packed) {
+            #[allow(clippy::cast_precision_loss, reason = "scores far below 2^24")]
+            let y = soppo_engine::eval::evaluate(&pos) as f32 / OUTPUT_CP as f32;
+            sum += f64::from(loss.at(y, s.target).0);
+            n += 1;
+        }
+    }
+    #[allow(clippy::cast_precision_loss, reason = "counts far below 2^52")]
+    let mean = sum / n.max(1) as f64;
+    mean
+}
+
 /// The model, Adam's state and the threads' buffers.
 pub struct Trainer {
     /// The weights Adam steps.
@@ -450,6 +467,10 @@ pub fn run(opts: &Args) -> Result<()> {
     let start_loss = held_loss(&trainer);
     if let Some(l) = start_loss {
         println!("epoch {done}: held-out loss {l:.6}");
+        println!(
+            "the classic evaluation's held-out loss (its static score as the output): {:.6}",
+            classic_loss(&held, trainer.loss)
+        );
     }
     let mut last = (start_loss, QuantizationError::default());
     let mut rate = 0.0;
