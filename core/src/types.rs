@@ -177,6 +177,12 @@ impl Square {
     pub const fn flip(self) -> Square {
         Square(80 - self.0)
     }
+
+    /// The square on the same rank in the mirrored file (1 ↔ 9, 2 ↔ 8, …; the fifth file stays).
+    #[inline(always)]
+    pub const fn mirror(self) -> Square {
+        Square((8 - self.0 / 9) * 9 + self.0 % 9)
+    }
 }
 
 impl fmt::Display for Square {

@@ -491,7 +491,11 @@ pub fn run(opts: &Args) -> Result<()> {
             // Without a terminal (a run in the background, its output in a log) the bar is
             // hidden: a plain line at every block written says how far the run has come.
             if wrote && bar.is_hidden() {
-                eprintln!("gen-data: {}/{} games, {status}, {secs:.0} s", bar.position(), opts.games);
+                eprintln!(
+                    "gen-data: {}/{} games, {status}, {secs:.0} s",
+                    bar.position(),
+                    opts.games
+                );
             }
             bar.set_message(status);
         }
@@ -593,7 +597,10 @@ mod tests {
     #[test]
     fn the_description_names_what_changes_the_games() {
         let a = desc(&[], "x");
-        assert_eq!(a, desc(&["--games", "5", "--threads", "1", "--block-records", "9"], "x"));
+        assert_eq!(
+            a,
+            desc(&["--games", "5", "--threads", "1", "--block-records", "9"], "x")
+        );
         assert_ne!(a, desc(&["--seed", "2"], "x"));
         assert_ne!(a, desc(&["--depth", "3"], "x"));
         assert_ne!(a, desc(&[], "y"));

@@ -115,6 +115,23 @@ impl Position {
         pos
     }
 
+    /// The position with its files mirrored (left and right swapped), the same side to move and
+    /// the same hands: the rules are symmetric so, and an evaluation should be too (the NNUE's
+    /// trainer adds these twins to its data with `--mirror`).
+    pub fn mirrored(&self) -> Position {
+        let mut pos = Position::empty();
+        for (index, piece) in self.board.iter().enumerate() {
+            if let Some(p) = piece {
+                pos.put_piece(*p, Square::from_index(index as u8).mirror());
+            }
+        }
+        pos.hands = self.hands;
+        pos.side = self.side;
+        pos.move_number = self.move_number;
+        pos.init_state();
+        pos
+    }
+
     /// The position as SFEN, hands in the canonical order `RBGSNLPrbgsnlp`.
     pub fn to_sfen(&self) -> String {
         let mut s = String::with_capacity(96);
@@ -383,6 +400,22 @@ mod tests {
         ] {
             assert_eq!(Position::from_sfen(s).unwrap().to_sfen(), s);
         }
+    }
+
+    #[test]
+    fn mirrored_positions_swap_left_and_right() {
+        // Typed by hand: 9i → 1i, 8i → 2i, 5a stays, 3c → 7c; hands and side stay.
+        let p = Position::from_sfen("4k4/9/6p2/9/9/9/9/9/K+R7 w G2p 7").unwrap();
+        assert_eq!(p.mirrored().to_sfen(), "4k4/9/2p6/9/9/9/9/9/7+RK w G2p 7");
+        // The start position's rooks and bishops change places.
+        assert_eq!(
+            Position::startpos().mirrored().to_sfen(),
+            "lnsgkgsnl/1b5r1/ppppppppp/9/9/9/PPPPPPPPP/1R5B1/LNSGKGSNL b - 1"
+        );
+        let mid = Position::from_sfen("l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1").unwrap();
+        assert_eq!(mid.mirrored().mirrored().to_sfen(), mid.to_sfen());
+        assert_eq!(mid.mirrored().legal_moves().len(), mid.legal_moves().len());
+        assert_eq!(mid.mirrored().in_check(), mid.in_check());
     }
 
     #[test]

@@ -86,6 +86,10 @@ pub struct Args {
     /// Threads a batch is split over (default: the machine's cores).
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
+    /// Train on each training position's mirror image too (files swapped left and right, the
+    /// same label: the rules are symmetric so); the held-out positions stay as they are.
+    #[arg(long)]
+    pub mirror: bool,
 }
 
 /// Training positions and their labels.
@@ -396,6 +400,9 @@ fn load(opts: &Args) -> Result<(Vec<Sample>, Vec<Sample>)> {
                 held.push(s);
             } else {
                 train.push(s);
+                if opts.mirror {
+                    train.extend(mirror(&s));
+                }
             }
         }
         println!(
@@ -408,6 +415,17 @@ fn load(opts: &Args) -> Result<(Vec<Sample>, Vec<Sample>)> {
         );
     }
     Ok((train, held))
+}
+
+/// The mirror image of `s` (its files swapped) with the same target; `None` for a position
+/// that does not unpack or whose mirror is itself (nothing to learn from a twin).
+fn mirror(s: &Sample) -> Option<Sample> {
+    let pos = Position::unpack(&s.packed).ok()?;
+    let packed = pos.mirrored().pack().ok()?;
+    (packed != s.packed).then_some(Sample {
+        packed,
+        target: s.target,
+    })
 }
 
 /// Runs `train-nnue`; the last line printed is the summary.

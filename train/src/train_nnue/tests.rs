@@ -353,7 +353,10 @@ fn training_reduces_the_loss_and_repeats_exactly() {
             "seed {seed}: the loss did not fall to a quarter: {losses:?}"
         );
         let live = live_first_layer_units(t.network(), &samples);
-        assert!(live >= Shape::NNUE.l1 / 2, "seed {seed}: only {live} first-layer units alive");
+        assert!(
+            live >= Shape::NNUE.l1 / 2,
+            "seed {seed}: only {live} first-layer units alive"
+        );
     }
     let (a, losses) = train(&samples, 2, 20, 1);
     let (b, again) = train(&samples, 2, 20, 1);
@@ -402,4 +405,3 @@ fn targets_mix_the_score_and_the_result() {
     assert!((400..600).contains(&held), "{held}");
     assert_eq!(held, (0..10_000).filter(|&g| held_out(1, 0, g, 0.05)).count());
 }
-
