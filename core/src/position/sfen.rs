@@ -118,6 +118,7 @@ impl Position {
     /// The position with its files mirrored (left and right swapped), the same side to move and
     /// the same hands: the rules are symmetric so, and an evaluation should be too (the NNUE's
     /// trainer adds these twins to its data with `--mirror`).
+    #[must_use]
     pub fn mirrored(&self) -> Position {
         let mut pos = Position::empty();
         for (index, piece) in self.board.iter().enumerate() {
