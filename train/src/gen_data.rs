@@ -620,8 +620,8 @@ mod tests {
         let err = search_settings(&args(&["--net", two.to_str().unwrap()])).unwrap_err();
         assert!(format!("{err:#}").contains("two.nnue"), "{err:#}");
         std::fs::remove_dir_all(&dir).unwrap();
-        let named = data_path(&args(&["--out", "/tmp/d"])).unwrap();
-        assert_eq!(named, Path::new("/tmp/d/nodes5000-seed1.bin"));
+        let named = data_path(&args(&["--out", "runs/d"])).unwrap();
+        assert_eq!(named, Path::new("runs/d/nodes5000-seed1.bin"));
         assert!(data_path(&args(&["--name", "a/b"])).is_err());
     }
 }
