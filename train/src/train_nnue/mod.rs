@@ -1,6 +1,7 @@
 //! `train-nnue DATA… --out NET [--epochs N] [--batch N] [--lr X] [--lr-end X] [--lambda X]
-//! [--scale K] [--holdout F] [--threads N] [--init NET | --resume CKPT]`: trains the engine's
-//! NNUE ([`soppo_engine::eval::nnue`]) on the records of `gen-data`.
+//! [--scale K] [--holdout F] [--threads N] [--init NET | --resume CKPT] [--teacher search|classic]
+//! [--expand N --expand-plies P]`: trains the engine's NNUE ([`soppo_engine::eval::nnue`]) on the
+//! records of `gen-data`.
 //!
 //! - Inputs: [`features::for_each_active`] of each record's position, for the side to move
 //!   and for the other side; the float network has the engine's shape ([`model`]).
@@ -8,6 +9,9 @@
 //!   the game's (1 win, ½ draw, 0 loss), both from the side to move's view; `λ` is
 //!   `--lambda` (0.5), `K` is `--scale` (600 centipawns, [`OUTPUT_CP`]: the float output is
 //!   then the win-probability logit itself).
+//! - `--teacher classic`: `score` the classic evaluation's static score instead.
+//! - `--expand`: the positions of random walks from every training position, their `score` the
+//!   classic evaluation's static score ([`expand`]).
 //! - Loss: the mean of `(σ(output_cp / K) − target)²`.
 //! - Optimiser: Adam (β = 0.9, 0.999), sparse in the feature transformer's rows (see
 //!   [`model`]); the weights clipped after each step to what quantization holds; the passes
@@ -27,6 +31,7 @@
 //! - Start: small random weights ([`Model::random`]), or `--init` a network file.
 
 pub mod checkpoint;
+pub mod expand;
 pub mod model;
 pub mod quantize;
 
@@ -90,6 +95,26 @@ pub struct Args {
     /// same label: the rules are symmetric so); the held-out positions stay as they are.
     #[arg(long)]
     pub mirror: bool,
+    /// What scores the positions for the target: `search` (the score `gen-data` recorded) or
+    /// `classic` (the classic evaluation's static score of the position).
+    #[arg(long, value_enum, default_value_t = Teacher::Search)]
+    pub teacher: Teacher,
+    /// Random walks from each training position whose positions are trained on too, scored
+    /// by the classic evaluation's static score.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub expand: u32,
+    /// Plies of each walk of `--expand` (every position on it counts).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub expand_plies: u32,
+}
+
+/// The score in a position's training target.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Teacher {
+    /// The search's score, as `gen-data` recorded it.
+    Search,
+    /// The classic evaluation's static score.
+    Classic,
 }
 
 /// Training positions and their labels.
@@ -133,14 +158,21 @@ impl Samples for [Sample] {
     }
 }
 
+/// The classic evaluation's static score of `pos`, centipawns (side to move's view).
+pub fn eval_cp(pos: &Position) -> f32 {
+    #[allow(clippy::cast_precision_loss, reason = "scores far below 2^24")]
+    let cp = soppo_engine::eval::evaluate(pos) as f32;
+    cp
+}
+
 /// The mean loss of the classic evaluation's static score on `samples`, taken as the output:
 /// the figure a network must beat to judge these positions better than what labelled them.
 fn classic_loss(samples: &[Sample], loss: Loss) -> f64 {
     let (mut sum, mut n) = (0.0f64, 0usize);
     for s in samples {
         if let Ok(pos) = Position::unpack(&s.packed) {
-            #[allow(clippy::cast_precision_loss, reason = "scores far below 2^24")]
-            let y = soppo_engine::eval::evaluate(&pos) as f32 / OUTPUT_CP as f32;
+            #[allow(clippy::cast_precision_loss, reason = "OUTPUT_CP is small")]
+            let y = eval_cp(&pos) / OUTPUT_CP as f32;
             sum += f64::from(loss.at(y, s.target).0);
             n += 1;
         }
@@ -374,6 +406,17 @@ pub fn target(r: &Record, lambda: f32, k: f32) -> f32 {
     lambda * sigmoid(f32::from(r.score) / k) + (1.0 - lambda) * r.result_target()
 }
 
+/// The training target of a record with `teacher`'s score (see [`target`]).
+pub fn teacher_target(r: &Record, teacher: Teacher, lambda: f32, k: f32) -> Result<f32> {
+    Ok(match teacher {
+        Teacher::Search => target(r, lambda, k),
+        Teacher::Classic => {
+            let pos = Position::unpack(&r.packed).context("a record that does not unpack")?;
+            lambda * sigmoid(eval_cp(&pos) / k) + (1.0 - lambda) * r.result_target()
+        }
+    })
+}
+
 /// Whether game `game` of the `file`-th data file is held out.
 fn held_out(seed: u64, file: usize, game: u32, share: f64) -> bool {
     let r = splitmix64(seed ^ splitmix64(((file as u64) << 32) | u64::from(game)) ^ 0x484F_4C44);
@@ -394,7 +437,7 @@ fn load(opts: &Args) -> Result<(Vec<Sample>, Vec<Sample>)> {
         for r in &file.records {
             let s = Sample {
                 packed: r.packed,
-                target: target(r, opts.lambda, opts.scale),
+                target: teacher_target(r, opts.teacher, opts.lambda, opts.scale)?,
             };
             if held_out(opts.seed, index, r.game, opts.holdout) {
                 held.push(s);
@@ -438,7 +481,24 @@ pub fn run(opts: &Args) -> Result<()> {
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
         .max(1);
-    let (train, held) = load(opts)?;
+    let (mut train, held) = load(opts)?;
+    if opts.expand > 0 {
+        let extra = expand::expand_all(
+            &train,
+            opts.seed ^ 0x4558_5041_4E44,
+            opts.expand,
+            opts.expand_plies,
+            opts.lambda,
+            opts.scale,
+            threads,
+        );
+        println!(
+            "--expand: {} positions of random walks added to the {} recorded ones",
+            extra.len(),
+            train.len()
+        );
+        train.extend(extra);
+    }
     ensure!(!train.is_empty(), "no training positions");
     let checkpoint_path = opts
         .checkpoint

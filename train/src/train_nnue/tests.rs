@@ -405,3 +405,96 @@ fn targets_mix_the_score_and_the_result() {
     assert!((400..600).contains(&held), "{held}");
     assert_eq!(held, (0..10_000).filter(|&g| held_out(1, 0, g, 0.05)).count());
 }
+
+#[test]
+fn the_classic_teacher_scores_a_record_by_the_classic_evaluation() {
+    // Black is a rook up: the classic evaluation's score, not the record's 0, is the target.
+    let pos = Position::from_sfen("lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b R 1").unwrap();
+    let r = Record {
+        packed: pos.pack().unwrap(),
+        score: 0,
+        best: 0,
+        ply: 0,
+        result: 1,
+        flags: 0,
+        game: 0,
+    };
+    let cp = eval_cp(&pos);
+    assert!(cp > 500.0, "{cp}");
+    let classic = teacher_target(&r, Teacher::Classic, 1.0, 600.0).unwrap();
+    assert!((classic - sigmoid(cp / 600.0)).abs() < 1e-6);
+    assert!((teacher_target(&r, Teacher::Search, 1.0, 600.0).unwrap() - 0.5).abs() < 1e-6);
+    // The result's share is the game's either way.
+    assert!((teacher_target(&r, Teacher::Classic, 0.0, 600.0).unwrap() - 1.0).abs() < 1e-6);
+}
+
+#[test]
+fn random_walks_reach_children_out_of_check_and_repeat() {
+    let starts = random_positions(40, 77);
+    let mut total = 0;
+    for (n, start) in starts.iter().enumerate() {
+        let seed = n as u64;
+        // One-ply walks: each position is a child of the start, and not in check.
+        let children: std::collections::HashSet<PackedPosition> = start
+            .legal_moves()
+            .iter()
+            .map(|&m| {
+                let mut p = start.clone();
+                p.do_move(m);
+                p.pack().unwrap()
+            })
+            .collect();
+        let one = expand::walk_positions(start, seed, 5, 1);
+        assert!(one.len() <= 5);
+        for p in &one {
+            assert!(!p.in_check());
+            assert!(
+                children.contains(&p.pack().unwrap()),
+                "{} is no child of {}",
+                p.to_sfen(),
+                start.to_sfen()
+            );
+        }
+        // Longer walks: at most walks × plies positions, whole ones (they pack and unpack to
+        // themselves, the move number aside), the same for the same seed.
+        let three = expand::walk_positions(start, seed, 4, 3);
+        assert!(three.len() <= 12);
+        for p in &three {
+            assert!(!p.in_check());
+            let board = |sfen: String| sfen.rsplit_once(' ').unwrap().0.to_owned();
+            assert_eq!(
+                board(Position::unpack(&p.pack().unwrap()).unwrap().to_sfen()),
+                board(p.to_sfen())
+            );
+        }
+        let again: Vec<String> = expand::walk_positions(start, seed, 4, 3)
+            .iter()
+            .map(Position::to_sfen)
+            .collect();
+        assert_eq!(again, three.iter().map(Position::to_sfen).collect::<Vec<_>>());
+        total += three.len();
+    }
+    assert!(total > 40 * 6, "walks from 40 starts gave only {total} positions");
+}
+
+#[test]
+fn expanded_samples_carry_the_classic_score_on_any_thread_count() {
+    let samples: Vec<Sample> = random_positions(30, 5)
+        .iter()
+        .map(|p| Sample {
+            packed: p.pack().unwrap(),
+            target: 0.5,
+        })
+        .collect();
+    let one = expand::expand_all(&samples, 9, 3, 2, 0.8, 600.0, 1);
+    let three = expand::expand_all(&samples, 9, 3, 2, 0.8, 600.0, 3);
+    assert!(one.len() > 30);
+    assert_eq!(one.len(), three.len());
+    for (a, b) in one.iter().zip(&three) {
+        assert_eq!(a.packed, b.packed);
+        let pos = Position::unpack(&a.packed).unwrap();
+        let want = 0.8 * sigmoid(eval_cp(&pos) / 600.0) + 0.2 * 0.5;
+        assert!((a.target - want).abs() < 1e-6);
+        assert_eq!(a.target.to_bits(), b.target.to_bits());
+    }
+}
