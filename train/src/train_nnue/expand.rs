@@ -10,7 +10,7 @@
 
 use super::Sample;
 use soppo_core::Position;
-use soppo_core::rng::SplitMix64;
+use soppo_core::rng::{SplitMix64, splitmix64};
 
 /// The positions of `walks` random walks of up to `plies` plies from `start` (each ply a
 /// uniformly drawn legal move), leaving out the positions in check (the search does not
@@ -56,7 +56,7 @@ pub fn expand(s: &Sample, seed: u64, walks: u32, plies: u32, lambda: f32, k: f32
 /// `λ · σ(classic / K) + (1 − λ) · ½`, the classic evaluation's static score of `pos` as a
 /// target.
 pub fn classic_target(pos: &Position, lambda: f32, k: f32) -> f32 {
-    lambda * super::model::sigmoid(super::eval_cp(pos) / k) + (1.0 - lambda) * 0.5
+    super::mixed_target(super::eval_cp(pos), 0.5, lambda, k)
 }
 
 /// [`expand`] of every sample of `samples` on `threads` threads, in order (sample `i`'s walks
@@ -79,8 +79,7 @@ pub fn expand_all(
                 scope.spawn(move || {
                     let mut v = Vec::new();
                     for (i, s) in part.iter().enumerate() {
-                        let seed =
-                            soppo_core::rng::splitmix64(seed ^ soppo_core::rng::splitmix64((t * per + i) as u64));
+                        let seed = splitmix64(seed ^ splitmix64((t * per + i) as u64));
                         v.extend(expand(s, seed, walks, plies, lambda, k));
                     }
                     v

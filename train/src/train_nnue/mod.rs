@@ -401,9 +401,15 @@ pub fn cosine(step: u64, total: u64, lr: f32, lr_end: f32) -> f32 {
     lr_end + (lr - lr_end) * c as f32
 }
 
+/// `λ · σ(score / K) + (1 − λ) · result`: a score (centipawns) and a result (1, ½, 0) mixed
+/// into a target.
+pub fn mixed_target(score: f32, result: f32, lambda: f32, k: f32) -> f32 {
+    lambda * sigmoid(score / k) + (1.0 - lambda) * result
+}
+
 /// The training target of a record.
 pub fn target(r: &Record, lambda: f32, k: f32) -> f32 {
-    lambda * sigmoid(f32::from(r.score) / k) + (1.0 - lambda) * r.result_target()
+    mixed_target(f32::from(r.score), r.result_target(), lambda, k)
 }
 
 /// The training target of a record with `teacher`'s score (see [`target`]).
@@ -412,7 +418,7 @@ pub fn teacher_target(r: &Record, teacher: Teacher, lambda: f32, k: f32) -> Resu
         Teacher::Search => target(r, lambda, k),
         Teacher::Classic => {
             let pos = Position::unpack(&r.packed).context("a record that does not unpack")?;
-            lambda * sigmoid(eval_cp(&pos) / k) + (1.0 - lambda) * r.result_target()
+            mixed_target(eval_cp(&pos), r.result_target(), lambda, k)
         }
     })
 }
@@ -481,6 +487,10 @@ pub fn run(opts: &Args) -> Result<()> {
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
         .max(1);
+    ensure!(
+        opts.expand == 0 || opts.expand_plies > 0,
+        "--expand-plies must be positive with --expand"
+    );
     let (mut train, held) = load(opts)?;
     if opts.expand > 0 {
         let extra = expand::expand_all(
