@@ -14,6 +14,7 @@ pub mod mate;
 pub mod memory;
 pub mod options;
 pub mod pages;
+pub mod paths;
 pub mod search;
 pub mod time;
 pub mod tt;
