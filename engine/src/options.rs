@@ -38,8 +38,10 @@ pub struct Options {
     pub time: TimeSettings,
     /// What the mate solver reads (its `hash_mb` and `threads` are set per job).
     pub mate: MateConfig,
-    /// `EvalFile`: the network file `Evaluation NNUE` uses, empty for the embedded one. The
-    /// controller loads it at `isready` and hands it to the search.
+    /// `EvalDir`: the folder holding the net `nn.bin` (relative: from the executable's
+    /// folder). The controller loads it at `isready` and hands it to the search.
+    pub eval_dir: String,
+    /// `EvalFile`: a net file's path; when not empty it is loaded instead of `EvalDir`'s.
     pub eval_file: String,
 }
 
@@ -54,10 +56,14 @@ impl Default for Options {
             search: SearchSettings::DEFAULT,
             time: TimeSettings::DEFAULT,
             mate: MateConfig::default(),
+            eval_dir: DEFAULT_EVAL_DIR.to_owned(),
             eval_file: String::new(),
         }
     }
 }
+
+/// `EvalDir`'s default, as YaneuraOu's.
+pub const DEFAULT_EVAL_DIR: &str = "eval";
 
 /// Largest hash size offered, in MiB (the machine, not the protocol, is the limit: see
 /// [`crate::memory`]).
@@ -86,6 +92,11 @@ pub enum Field {
         get: fn(&Options) -> &str,
         set: fn(&mut Options, String),
     },
+    /// Any text (`<empty>` reads as empty).
+    Text {
+        get: fn(&Options) -> &str,
+        set: fn(&mut Options, String),
+    },
 }
 
 /// One option: its USI name and its [`Field`].
@@ -106,7 +117,7 @@ const RULES: [EnteringKingRule; 5] = [
 const SOPPO_CUTS: [SoppoCut; 3] = [SoppoCut::Off, SoppoCut::Static, SoppoCut::Dynamic];
 
 /// The `Evaluation` choices, in the order of their names.
-const EVALUATIONS: [Evaluation; 2] = [Evaluation::Classic, Evaluation::Nnue];
+const EVALUATIONS: [Evaluation; 3] = [Evaluation::Auto, Evaluation::Classic, Evaluation::Nnue];
 
 /// The index of `v` in `all` (every value of a combo is listed, so it is found).
 fn index_of<T: PartialEq>(all: &[T], v: &T) -> usize {
@@ -211,9 +222,16 @@ pub const TABLE: &[OptionSpec] = &[
     OptionSpec {
         name: "Evaluation",
         field: Field::Combo {
-            names: &["Classic", "NNUE"],
+            names: &["Auto", "Classic", "NNUE"],
             get: |o| index_of(&EVALUATIONS, &o.search.evaluation),
             set: |o, i| o.search.evaluation = EVALUATIONS[i],
+        },
+    },
+    OptionSpec {
+        name: "EvalDir",
+        field: Field::Text {
+            get: |o| &o.eval_dir,
+            set: |o, v| o.eval_dir = v,
         },
     },
     OptionSpec {
@@ -223,7 +241,11 @@ pub const TABLE: &[OptionSpec] = &[
             set: |o, v| o.eval_file = v,
         },
     },
+    spin!("FV_SCALE", 1, 128, search.fv_scale),
 ];
+
+/// The options that choose the net: a change makes the controller load again at `isready`.
+pub const NET_OPTIONS: [&str; 3] = ["Evaluation", "EvalDir", "EvalFile"];
 
 /// Options of the `tune` build are named this and a [`tunables::SPECS`] name.
 const TUNE_PREFIX: &str = "Tune_";
@@ -243,6 +265,9 @@ impl OptionSpec {
                 vars: names.iter().map(|n| (*n).to_owned()).collect(),
             },
             Field::Filename { get, .. } => OptionKind::Filename {
+                default: get(defaults).to_owned(),
+            },
+            Field::Text { get, .. } => OptionKind::String {
                 default: get(defaults).to_owned(),
             },
         };
@@ -283,7 +308,9 @@ impl OptionSpec {
                 };
                 set(o, i);
             }
-            Field::Filename { set, .. } => set(o, if value == "<empty>" { "" } else { value }.to_owned()),
+            Field::Filename { set, .. } | Field::Text { set, .. } => {
+                set(o, if value == "<empty>" { "" } else { value }.to_owned());
+            }
         }
         Ok(())
     }
@@ -378,13 +405,20 @@ mod tests {
         assert_eq!(o.time.network_delay2_ms, 300);
         assert!(o.set("NodesLimit", Some("9223372036854775807")).is_ok());
         assert_eq!(o.nodes_limit, i64::MAX as u64);
-        assert_eq!(o.search.evaluation, Evaluation::Classic);
+        assert_eq!(o.search.evaluation, Evaluation::Auto);
         assert!(o.set("evaluation", Some("nnue")).is_ok());
         assert_eq!(o.search.evaluation, Evaluation::Nnue);
         assert!(o.set("Evaluation", Some("Both")).is_err());
         assert_eq!(o.search.evaluation, Evaluation::Nnue);
         assert!(o.set("EvalFile", Some(" /nets/k p.nnue ")).is_ok());
         assert_eq!(o.eval_file, "/nets/k p.nnue");
+        assert_eq!(o.eval_dir, "eval");
+        assert!(o.set("evaldir", Some(r"C:\将棋\水匠 5")).is_ok());
+        assert_eq!(o.eval_dir, r"C:\将棋\水匠 5");
+        assert_eq!(o.search.fv_scale, 16);
+        assert!(o.set("FV_SCALE", Some("24")).is_ok());
+        assert!(o.set("FV_SCALE", Some("0")).is_err());
+        assert_eq!(o.search.fv_scale, 24);
     }
 
     /// Every option's declared default is the value the engine starts with, and setting an
@@ -415,8 +449,10 @@ mod tests {
                         assert_eq!(get(&o), i, "{} {n}", spec.name);
                     }
                 }
-                Field::Filename { get, .. } => {
-                    assert_eq!(get(&defaults), "", "{}", spec.name);
+                Field::Filename { get, .. } | Field::Text { get, .. } => {
+                    if matches!(spec.field, Field::Filename { .. }) {
+                        assert_eq!(get(&defaults), "", "{}", spec.name);
+                    }
                     for (v, read) in [
                         ("dir with spaces/a.nnue", "dir with spaces/a.nnue"),
                         ("<empty>", ""),

@@ -11,7 +11,8 @@ a new game (`usinewgame`, so the table holds nothing of the position before). An
 a search is the `nps` of its last `info` line that has one (the engine's own count: engines
 count nodes differently, so the ratio compares speed per node as each counts it). The report
 gives, per engine and position, the median over the rounds, then the median over all searches
-and the ratio ENGINE1 / ENGINE2.
+and the ratio ENGINE1 / ENGINE2; last, the summed nodes over the summed time of every
+search's last `info` line, and their ratio.
 
 Positions: the first --count SFENs of --positions (default `../shared/data/bench_positions.tsv`
 beside the checkout, whose first four are YaneuraOu's bench positions), one a line, the SFEN
@@ -22,7 +23,8 @@ YaneuraOu, what `../shared/opponents/README.md` gives for fair matches: pass the
 Example (from the repository root; YaneuraOu KP256 with the SuishoPetite net):
 
     python3 tools/scripts/nps.py target/release/soppo ../shared/opponents/yaneuraou-kp256 \\
-        --options1 Evaluation:NNUE,EvalFile:$PWD/nnue.nnue \\
+        --count 8 --movetime 3000 --rounds 1 \\
+        --options1 "EvalDir:$(realpath ../shared/opponents/eval-suishopetite)" \\
         --options2 "BookFile:no_book,EvalDir:$(realpath ../shared/opponents/eval-suishopetite)"
 """
 import argparse
@@ -55,17 +57,23 @@ def read_positions(path, count):
 
 
 def search_nps(engine, sfen, movetime):
+    """The nps, nodes and time (ms) of the search's last `info` line that has an nps."""
     last = {}
 
     def each(line):
         words = line.split()
         if words[:1] == ["info"] and "nps" in words:
             last["nps"] = int(words[words.index("nps") + 1])
+            for key in ("nodes", "time"):
+                if key in words:
+                    last[key] = int(words[words.index(key) + 1])
 
     engine.send("usinewgame")
     engine.isready()
     engine.go("position sfen " + sfen, "go movetime %d" % movetime, each=each)
-    return last.get("nps")
+    if "nps" not in last:
+        return None
+    return last["nps"], last.get("nodes", 0), last.get("time", 0)
 
 
 def main():
@@ -96,13 +104,17 @@ def main():
         e.isready()
         engines.append(e)
     nps = [[[] for _ in sfens] for _ in engines]
+    summed = [[0, 0] for _ in engines]
     for r in range(args.rounds):
         for p, sfen in enumerate(sfens):
             for i, e in enumerate(engines):
-                value = search_nps(e, sfen, args.movetime)
-                if value is None:
+                found = search_nps(e, sfen, args.movetime)
+                if found is None:
                     sys.exit("nps.py: %s gave no nps on position %d" % (e.id_name, p + 1))
+                value, nodes, ms = found
                 nps[i][p].append(value)
+                summed[i][0] += nodes
+                summed[i][1] += ms
         print("round %d of %d done" % (r + 1, args.rounds), file=sys.stderr)
     for e in engines:
         e.quit()
@@ -116,6 +128,10 @@ def main():
     print("nps: %s %.0f, %s %.0f, ratio %.2f (%d positions x %d rounds, movetime %d ms)" % (
         names[0], totals[0], names[1], totals[1], totals[0] / totals[1], len(sfens), args.rounds,
         args.movetime))
+    if all(t > 0 for _, t in summed):
+        sums = [n * 1000.0 / t for n, t in summed]
+        print("summed: %s %.0f, %s %.0f, ratio %.2f (nodes / time of each search's last info)" % (
+            names[0], sums[0], names[1], sums[1], sums[0] / sums[1]))
 
 
 if __name__ == "__main__":

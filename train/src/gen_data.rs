@@ -139,14 +139,11 @@ fn search_settings(opts: &Args) -> Result<SearchSettings> {
 }
 
 /// The evaluation the searches use, as the run's description names it: `classic`, or `nnue`
-/// and the checksum that ends the network's file (a CRC-32 of the whole file, checksum
-/// included, would be the same for every network: CRC-32's residue).
+/// and the CRC-32 of the net's file.
 fn evaluation_name(settings: &SearchSettings) -> String {
     match &settings.network {
         Some(net) if settings.evaluation == Evaluation::Nnue => {
-            let bytes = net.to_bytes();
-            let sum: [u8; 4] = bytes[bytes.len() - 4..].try_into().expect("4 bytes");
-            format!("nnue-{:08x}", u32::from_le_bytes(sum))
+            format!("nnue-{:08x}", crc32fast::hash(&net.to_bytes()))
         }
         _ => "classic".to_owned(),
     }
@@ -608,8 +605,8 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("soppo-gen-data-net-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let (one, two) = (dir.join("one.nnue"), dir.join("two.nnue"));
-        std::fs::write(&one, nnue::random_net(1).to_bytes()).unwrap();
-        std::fs::write(&two, nnue::random_net(2).to_bytes()).unwrap();
+        std::fs::write(&one, nnue::random_net(nnue::Features::KP, 1).to_bytes()).unwrap();
+        std::fs::write(&two, nnue::random_net(nnue::Features::KP, 2).to_bytes()).unwrap();
         let with_one = desc(&["--net", one.to_str().unwrap()], "x");
         assert!(with_one.contains("nnue-"), "{with_one}");
         assert_ne!(a, with_one);

@@ -77,6 +77,7 @@ impl Display for GuiMessage {
             Self::GameOver(Some(result)) => write!(f, "gameover {result}"),
             Self::Quit => f.write_str("quit"),
             Self::Display => f.write_str("d"),
+            Self::Eval => f.write_str("eval"),
             Self::Perft(depth) => write!(f, "perft {depth}"),
             Self::Bench(args) => {
                 f.write_str("bench")?;
@@ -166,6 +167,7 @@ impl Display for EngineMessage {
                 }
             }
             Self::Checkmate(result) => result.fmt(f),
+            Self::EvalValue(v) => write!(f, "eval = {v}"),
             Self::Info(attrs) => {
                 f.write_str("info")?;
                 let rank = |attr: &InfoAttr| match attr {

@@ -58,6 +58,9 @@ pub enum GuiMessage {
     Perft(u32),
     /// `bench [args...]` (debug command), with its arguments as raw tokens.
     Bench(Vec<String>),
+    /// `eval` (or `e`, as YaneuraOu spells it): print the static value of the current
+    /// position (debug command).
+    Eval,
 }
 
 /// The start of a `position` command.
@@ -151,6 +154,9 @@ pub enum EngineMessage {
     /// end and `string` attributes after them; so a representable list has at most one `string`
     /// and keeps `pv` and `string` last.
     Info(Vec<InfoAttr>),
+    /// `eval = <value>`: the answer to the debug command `eval`, the static value in the
+    /// evaluation's internal units from the side to move's view (as YaneuraOu's `e` prints).
+    EvalValue(i32),
 }
 
 /// The text of an `id` line (free text, may contain spaces).

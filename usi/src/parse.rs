@@ -260,6 +260,8 @@ fn gui_line(line: &str, strict: bool, notes: Option<&mut Vec<String>>) -> Result
         "gameover" => ("gameover", gameover(args, strict)),
         "quit" => ("quit", finish(args, strict, GuiMessage::Quit)),
         "d" => ("d", finish(args, strict, GuiMessage::Display)),
+        "eval" => ("eval", finish(args, strict, GuiMessage::Eval)),
+        "e" if !strict => ("e", finish(args, strict, GuiMessage::Eval)),
         "perft" => ("perft", perft(args, strict)),
         "bench" => ("bench", bench(args)),
         _ => return Err(ParseError::UnknownCommand(command.to_owned())),
@@ -479,9 +481,24 @@ pub fn parse_engine_line(line: &str) -> Result<EngineMessage, ParseError> {
         "bestmove" => ("bestmove", bestmove(args)),
         "checkmate" => ("checkmate", checkmate(args)),
         "info" => ("info", info(args)),
+        "eval" => ("eval", eval_value(args)),
         _ => return Err(ParseError::UnknownCommand(command.to_owned())),
     };
     conclude(name, result)
+}
+
+/// `eval = <value>`.
+fn eval_value(input: &str) -> Res<'_, EngineMessage> {
+    let Ok((input, "=")) = token(input) else {
+        return fail(format!("expected `=`, found {}", found(peek_token(input))));
+    };
+    match token(input) {
+        Ok((rest, v)) => match v.parse() {
+            Ok(v) => Ok((rest, EngineMessage::EvalValue(v))),
+            Err(_) => fail(format!("`{v}` is not a value")),
+        },
+        Err(_) => fail("expected a value".to_owned()),
+    }
 }
 
 /// `id (name|author) <text>`.

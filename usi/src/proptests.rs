@@ -165,6 +165,7 @@ fn gui_message() -> impl Strategy<Value = GuiMessage> {
             GuiMessage::Stop,
             GuiMessage::Quit,
             GuiMessage::Display,
+            GuiMessage::Eval,
         ]),
         go_params().prop_map(|mut clock| {
             // `ponderhit` carries a clock only: no `go`-only words.
@@ -259,6 +260,7 @@ fn engine_message() -> impl Strategy<Value = EngineMessage> {
         (words(&["type"]), option_kind()).prop_map(|(name, kind)| EngineMessage::Option(UsiOption { name, kind })),
         (mv, of(usi_move())).prop_map(|(mv, ponder)| EngineMessage::BestMove { mv, ponder }),
         checkmate.prop_map(EngineMessage::Checkmate),
+        any::<i32>().prop_map(EngineMessage::EvalValue),
         info,
     ]
 }

@@ -65,6 +65,7 @@ fn simple_commands() {
         (GuiMessage::PonderHit(GoParams::default()), "ponderhit"),
         (GuiMessage::Quit, "quit"),
         (GuiMessage::Display, "d"),
+        (GuiMessage::Eval, "eval"),
     ];
     for (message, wire) in cases {
         assert_gui_wire(&message, wire);

@@ -1,9 +1,10 @@
-//! The commands beyond USI: `d` (the board), `perft`, `bench`.
+//! The commands beyond USI: `d` (the board), `perft`, `bench`, `eval`.
 
 use super::Controller;
 use crate::bench;
 use crate::eval::nnue::Kernel;
 use soppo_core::perft::perft;
+use soppo_usi::EngineMessage;
 use std::io::Write;
 use std::time::Instant;
 
@@ -14,6 +15,19 @@ impl<W: Write> Controller<W> {
         for line in board.lines() {
             self.emit_info(line);
         }
+    }
+
+    /// `eval` (and `e`): the static value of the position, with the evaluation the options
+    /// choose (the net when the search would use it), in the evaluation's internal units from
+    /// the side to move's view: with a net, what YaneuraOu's `e` prints for it.
+    pub(super) fn eval(&mut self) {
+        self.ensure_network();
+        let settings = self.search_settings(1);
+        let v = match settings.network.as_ref().filter(|_| settings.uses_network()) {
+            Some(net) => net.evaluate(&self.position, settings.fv_scale),
+            None => crate::eval::evaluate(&self.position),
+        };
+        self.emit(&EngineMessage::EvalValue(v));
     }
 
     pub(super) fn perft(&mut self, depth: u32) {

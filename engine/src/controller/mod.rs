@@ -217,6 +217,7 @@ impl<W: Write> Controller<W> {
             GuiMessage::Display => self.display(),
             GuiMessage::Perft(depth) => self.perft(depth),
             GuiMessage::Bench(args) => self.bench(&args),
+            GuiMessage::Eval => self.eval(),
         }
         true
     }

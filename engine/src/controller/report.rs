@@ -10,8 +10,9 @@ use soppo_usi::{BestMove, CheckmateResult, EngineMessage, InfoAttr, MatePlies, S
 use std::fmt::Write as _;
 use std::time::Duration;
 
-/// The longest `info string` text sent, in characters (what a GUI can show on a line or two).
-const MAX_INFO_STRING_CHARS: usize = 400;
+/// The longest `info string` text sent, in characters: room for a long path and a net's
+/// architecture string, and still bounded when a message quotes what the GUI sent.
+const MAX_INFO_STRING_CHARS: usize = 1000;
 
 /// `info string <text>`: one line of printable ASCII (cshogi decodes some lines as Shift-JIS,
 /// others in the locale's encoding). Anything else, line breaks included, is escaped, as the
@@ -59,7 +60,11 @@ pub fn mate_info_message(p: &MateProgress) -> EngineMessage {
 /// The `info` line of a search's progress report.
 pub fn info_message(info: &SearchInfo) -> EngineMessage {
     let score = match info.score {
-        ScoreValue::Centipawns(v) => Score::Cp { value: v, bound: None },
+        // The internal units (a pawn about 90) as USI's centipawns, as YaneuraOu reports.
+        ScoreValue::Centipawns(v) => Score::Cp {
+            value: crate::eval::to_centipawns(v),
+            bound: None,
+        },
         ScoreValue::MateIn(n) => Score::Mate {
             plies: MatePlies::Plies(n),
             bound: None,

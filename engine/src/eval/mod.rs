@@ -33,15 +33,31 @@ use soppo_core::{Color, PieceKind, Position};
 /// Which static evaluation the search uses (the `Evaluation` option).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Evaluation {
+    /// The net when one is loaded (`<EvalDir>/nn.bin` or `EvalFile`), else the classic
+    /// evaluation: a user who drops a net into `eval/` gets it, as in YaneuraOu.
+    Auto,
     /// The hand-crafted evaluation with its small network on top ([`evaluate`]).
     Classic,
-    /// The NNUE evaluation ([`nnue`]), incremental along the search's line.
+    /// The NNUE evaluation ([`nnue`]) with the loaded net, incremental along the search's
+    /// line; the classic one when no net loads.
     Nnue,
 }
 
 impl Evaluation {
-    /// The default: the classic evaluation, until a trained network beats it.
-    pub const DEFAULT: Evaluation = Evaluation::Classic;
+    /// The default.
+    pub const DEFAULT: Evaluation = Evaluation::Auto;
+
+    /// Whether a search with this choice evaluates with the net, when one is loaded.
+    pub const fn wants_net(self) -> bool {
+        !matches!(self, Evaluation::Classic)
+    }
+}
+
+/// A value in the evaluation's internal units (YaneuraOu's: a pawn about 90) in centipawns
+/// as USI's `score cp` reports them (a pawn 100): `100 · v / 90`, truncated toward zero, as
+/// YaneuraOu converts.
+pub const fn to_centipawns(v: i32) -> i32 {
+    100 * v / 90
 }
 
 /// Largest evaluation returned: far from the search's mate scores.

@@ -33,7 +33,7 @@ pub mod tunables;
 
 pub use limits::{Budget, Limits, SearchControl};
 
-use crate::eval::nnue::{AccumulatorStack, Kernel, Network};
+use crate::eval::nnue::{AccumulatorStack, DEFAULT_FV_SCALE, Kernel, Network};
 use crate::eval::{EVAL_LIMIT, Evaluation};
 use crate::tt::{NO_EVAL, TranspositionTable};
 pub use history::Histories;
@@ -125,14 +125,16 @@ pub struct SearchSettings {
     pub threads: u32,
     /// The search's constants (only a `tune` build reads them from here).
     pub tunables: tunables::Tunables,
-    /// The static evaluation: the classic one, or the network in `network`.
+    /// The static evaluation: the classic one, or the net in `network`.
     pub evaluation: Evaluation,
-    /// The network [`Evaluation::Nnue`] evaluates with (the controller loads it); without one
-    /// the classic evaluation is used.
+    /// The net [`Evaluation::Nnue`] and [`Evaluation::Auto`] evaluate with (the controller
+    /// loads it); without one the classic evaluation is used.
     pub network: Option<Arc<Network>>,
-    /// The network's inner loops: `None` for the fastest this CPU runs (the bench can ask for
+    /// The net's inner loops: `None` for the fastest this CPU runs (the bench can ask for
     /// the scalar ones).
     pub kernel: Option<Kernel>,
+    /// `FV_SCALE`: the net's output sum per unit of value.
+    pub fv_scale: i32,
 }
 
 impl SearchSettings {
@@ -150,22 +152,24 @@ impl SearchSettings {
         evaluation: Evaluation::DEFAULT,
         network: None,
         kernel: None,
+        fv_scale: DEFAULT_FV_SCALE,
     };
 }
 
 impl SearchSettings {
     /// The accumulators of a search thread, if the network evaluates.
     fn nnue_stack(&self) -> Option<AccumulatorStack> {
-        let net = self.network.as_ref().filter(|_| self.evaluation == Evaluation::Nnue)?;
+        let net = self.network.as_ref().filter(|_| self.evaluation.wants_net())?;
         Some(AccumulatorStack::new(
             Arc::clone(net),
             self.kernel.unwrap_or_else(Kernel::best),
+            self.fv_scale,
         ))
     }
 
-    /// Whether the network evaluates (`Evaluation` NNUE and a network to evaluate with).
+    /// Whether the net evaluates (`Evaluation` not `Classic`, and a net to evaluate with).
     pub fn uses_network(&self) -> bool {
-        self.evaluation == Evaluation::Nnue && self.network.is_some()
+        self.evaluation.wants_net() && self.network.is_some()
     }
 }
 

@@ -255,7 +255,8 @@ impl Searcher<'_, '_> {
         let (score, pv) = &result.lines[0];
         let best = pv.first().copied().unwrap_or(result.moves[0]);
         let resign_value = self.settings().resign_value;
-        if (*score <= -MATE_BOUND || (resign_value < 99_999 && *score <= -resign_value))
+        // `ResignValue` is in centipawns as USI reports them.
+        if (*score <= -MATE_BOUND || (resign_value < 99_999 && crate::eval::to_centipawns(*score) <= -resign_value))
             && !self.shared.limits.hold_answer
         {
             return (Decision::Resign, result.info);

@@ -196,18 +196,29 @@ fn mates_in_one_and_resigns_when_mated() {
     assert_eq!(d, Decision::Resign);
 }
 
-/// With a network the search evaluates through its accumulators: in a test build every
+/// With a net of either shape the search evaluates through its accumulators: in a test build every
 /// evaluation is checked against a refresh (a debug assertion), over real search lines with
 /// null moves, captures, drops and promotions; the moves are legal, with one thread or two,
 /// on the scalar kernel and the fastest alike, and the two kernels search the same tree.
 #[test]
 fn the_network_searches_legal_moves_with_every_kernel_and_the_same_tree() {
-    let net = Arc::new(crate::eval::nnue::random_net(3));
-    for sfen in [
-        soppo_core::STARTPOS_SFEN,
-        "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
-        "l8/9/p8/3k5/1ppn5/1P2pG3/P1P2S3/LB1SG4/1N2K4 b RB2G2SNL5Prnl6p 81",
+    use crate::eval::nnue::Features;
+    for (net, sfen) in [
+        (Features::KP, soppo_core::STARTPOS_SFEN),
+        (
+            Features::HalfKP,
+            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+        ),
+        (
+            Features::KP,
+            "l8/9/p8/3k5/1ppn5/1P2pG3/P1P2S3/LB1SG4/1N2K4 b RB2G2SNL5Prnl6p 81",
+        ),
+        (
+            Features::HalfKP,
+            "l8/9/p8/3k5/1ppn5/1P2pG3/P1P2S3/LB1SG4/1N2K4 b RB2G2SNL5Prnl6p 81",
+        ),
     ] {
+        let net = Arc::new(crate::eval::nnue::random_net(net, 3));
         let pos = Position::from_sfen(sfen).unwrap();
         let mut trees = Vec::new();
         for kernel in Kernel::available() {

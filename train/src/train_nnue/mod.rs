@@ -3,12 +3,12 @@
 //! [--expand N --expand-plies P]`: trains the engine's NNUE ([`soppo_engine::eval::nnue`]) on the
 //! records of `gen-data`.
 //!
-//! - Inputs: [`features::for_each_active`] of each record's position, for the side to move
+//! - Inputs: [`Features::for_each_active`] (K+P) of each record's position, for the side to move
 //!   and for the other side; the float network has the engine's shape ([`model`]).
 //! - Target: `λ · σ(score / K) + (1 − λ) · result`, `score` the search's score and `result`
 //!   the game's (1 win, ½ draw, 0 loss), both from the side to move's view; `λ` is
-//!   `--lambda` (0.5), `K` is `--scale` (600 centipawns, [`OUTPUT_CP`]: the float output is
-//!   then the win-probability logit itself).
+//!   `--lambda` (0.5), `K` is `--scale` (600, in the evaluation's units: the float output
+//!   times [`OUTPUT_CP`], 508, over `K` is the win-probability logit).
 //! - `--teacher classic`: `score` the classic evaluation's static score instead.
 //! - `--expand`: the positions of random walks from every training position, their `score` the
 //!   classic evaluation's static score ([`expand`]).
@@ -24,7 +24,7 @@
 //!   the arguments and the game's number), never trained on; its loss is printed after each
 //!   epoch.
 //! - After each epoch: the network quantized into the engine's [`Network`] and written to
-//!   `--out` ([`Network::to_bytes`]), the largest and mean `|quantized − float|` evaluation over
+//!   `--out` as a YaneuraOu `K_P 256x2-32-32` `nn.bin` ([`Network::to_bytes`]), the largest and mean `|quantized − float|` evaluation over
 //!   the held-out positions printed (the quantized evaluation is the engine's reference,
 //!   [`Network::evaluate`]), and a checkpoint of the float network and Adam's state written to
 //!   `--checkpoint` (default: `--out` with `.ckpt`), from which `--resume` goes on.
@@ -38,11 +38,12 @@ pub mod quantize;
 use crate::nnue_data::{self, Record};
 use crate::progress;
 use anyhow::{Context, Result, ensure};
+use model::OUTPUT_CP;
 use model::{Adam, Grad, Loss, Model, Scratch, Shape, sigmoid};
 use soppo_core::rng::{SplitMix64, splitmix64};
 use soppo_core::{PackedPosition, Position};
-use soppo_engine::eval::nnue::features;
-use soppo_engine::eval::nnue::network::{Network, OUTPUT_CP};
+use soppo_engine::eval::nnue::Features;
+use soppo_engine::eval::nnue::network::{DEFAULT_FV_SCALE, Network};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -142,8 +143,8 @@ pub fn fill_inputs(pos: &Position, us: &mut Vec<u16>, them: &mut Vec<u16>) {
     us.clear();
     them.clear();
     let side = pos.side_to_move();
-    features::for_each_active(pos, side, |i| us.push(i as u16));
-    features::for_each_active(pos, !side, |i| them.push(i as u16));
+    Features::KP.for_each_active(pos, side, |i| us.push(i as u16));
+    Features::KP.for_each_active(pos, !side, |i| them.push(i as u16));
 }
 
 impl Samples for [Sample] {
@@ -370,7 +371,7 @@ pub fn quantization_error(
                             continue;
                         };
                         let float = float_cp(model, &pos, &mut inputs, &mut scratch);
-                        let d = (f64::from(net.evaluate(&pos)) - float).abs();
+                        let d = (f64::from(net.evaluate(&pos, DEFAULT_FV_SCALE)) - float).abs();
                         max = max.max(d);
                         sum += d;
                         n += 1;

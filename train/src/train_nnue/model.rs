@@ -1,12 +1,13 @@
 //! The float network, its forward and backward passes, and Adam.
 //!
-//! The shape is the engine's ([`Shape::NNUE`]: `INPUTS` → `HALF` per perspective, the side to
-//! move's accumulator first in the concatenation, → `L1` → `L2` → 1, clipped `ReLU`
-//! `clamp(x, 0, 1)` after the feature transformer and each hidden layer), with the sizes
-//! given at run time so that the gradient check can use a tiny one. The output × `OUTPUT_CP`
-//! is centipawns from the side to move's view.
+//! The shape is the engine's K+P net ([`Shape::NNUE`]: 1,710 inputs → `HALF` per perspective,
+//! the side to move's accumulator first in the concatenation, → `L1` → `L2` → 1, clipped
+//! `ReLU` `clamp(x, 0, 1)` after the feature transformer and each hidden layer: YaneuraOu's
+//! `K_P 256x2-32-32`), with the sizes given at run time so that the gradient check can use a
+//! tiny one. The output × [`OUTPUT_CP`] is the value (in the evaluation's internal units) from
+//! the side to move's view.
 //!
-//! Sparse first layer: a position has about 40 active inputs per perspective out of 1696, so
+//! Sparse first layer: a position has 40 active inputs per perspective out of 1,710, so
 //! the forward pass adds 80 rows of the transformer, and the backward pass adds the
 //! accumulator's gradient into those rows only, noting which rows it touched; Adam then steps
 //! those rows alone (`PyTorch`'s `SparseAdam`: a row's moments move only when the row has a
@@ -16,8 +17,12 @@
 //! last gradient, a drift towards the weight limits that the data never asked for.
 
 use soppo_core::rng::SplitMix64;
-use soppo_engine::eval::nnue::features::INPUTS;
-use soppo_engine::eval::nnue::network::{FT_WEIGHT_LIMIT, HALF, L1, L2, OUTPUT_CP, WEIGHT_LIMIT};
+use soppo_engine::eval::nnue::Features;
+use soppo_engine::eval::nnue::network::{DEFAULT_FV_SCALE, FT_WEIGHT_LIMIT, HALF, L1, L2, OUTPUT_SCALE, WEIGHT_LIMIT};
+
+/// The value of a float output of 1.0 in the quantized net at the default `FV_SCALE`: the
+/// output sum's scale over `FV_SCALE` (508).
+pub const OUTPUT_CP: i32 = OUTPUT_SCALE / DEFAULT_FV_SCALE;
 
 /// The layer sizes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -31,7 +36,7 @@ pub struct Shape {
 impl Shape {
     /// The engine's network.
     pub const NNUE: Shape = Shape {
-        inputs: INPUTS,
+        inputs: Features::KP.inputs(),
         half: HALF,
         l1: L1,
         l2: L2,

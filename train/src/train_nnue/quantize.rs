@@ -2,22 +2,25 @@
 //!
 //! As the network module states: the transformer's weights and biases × [`FT_SCALE`] in
 //! `i16`; the hidden and output weights × [`WEIGHT_SCALE`] in `i8`; their biases × `FT_SCALE ×
-//! WEIGHT_SCALE` in `i32`; each rounded to nearest. One addition of ours: the engine divides a
+//! WEIGHT_SCALE` in `i32`; each rounded to nearest (the `K_P 256x2-32-32` net YaneuraOu reads,
+//! [`Network::to_bytes`]). One addition of ours: the engine divides a
 //! hidden layer's sum by 64 with a shift, which rounds down; the hidden biases get half of
 //! that step (+32) so that the shift rounds to nearest instead, and [`dequantize`] takes it off
-//! again. The output's division rounds towards zero (under a centipawn).
+//! again. The output's division by `FV_SCALE` rounds towards zero (under a unit).
 //!
 //! Quantization-aware training: the trainer's forward and backward passes use the weights as
 //! quantization will round them ([`snap`]), and Adam steps the unrounded ones (the gradient
 //! passes the rounding unchanged, the "straight-through" estimate). The float network that
 //! training measures is then the quantized network's weights in float arithmetic, and
 //! quantization adds only the rounding of the hidden activations to 1/127 and of the output
-//! to a centipawn. Without it, the rounding of the 512 weights of each first hidden unit to
+//! to a unit. Without it, the rounding of the 512 weights of each first hidden unit to
 //! 1/64 alone moves a unit's input by a few hundredths, and the evaluation by tens of
 //! centipawns (see the tests).
 
+use super::model::OUTPUT_CP;
 use super::model::{Model, Shape};
-use soppo_engine::eval::nnue::network::{FT_SCALE, HALF, L1, L2, Network, OUTPUT_CP, WEIGHT_SCALE};
+use soppo_engine::eval::nnue::Features;
+use soppo_engine::eval::nnue::network::{FT_SCALE, HALF, L1, L2, Network, WEIGHT_SCALE};
 
 /// The hidden biases' rounding offset: half a step of the engine's `>> 6`.
 const HALF_SHIFT: i32 = 32;
@@ -47,7 +50,7 @@ fn fit(x: f32, lo: i32, hi: i32, clipped: &mut usize) -> i32 {
 pub fn quantize(model: &Model) -> (Network, usize) {
     assert_eq!(model.shape, Shape::NNUE, "only the engine's shape quantizes");
     let mut c = 0;
-    let mut net = Network::zeroed();
+    let mut net = Network::zeroed(Features::KP);
     let ft = |x: f32, c: &mut usize| fit(x * FT, -i32::from(i16::MAX), i32::from(i16::MAX), c) as i16;
     let w = |x: f32, c: &mut usize| fit(x * W, -127, 127, c) as i8;
     let bias = |x: f32, c: &mut usize| fit(x * BIAS, i32::MIN / 2, i32::MAX / 2, c);
@@ -110,12 +113,12 @@ pub fn snap_from(model: &Model, grid: &mut Model, rows: &[u16]) {
     round(&model.out_b, &mut grid.out_b, BIAS, bias_limit);
 }
 
-/// The most the engine's evaluation can differ from the float evaluation, in centipawns, for
+/// The most the engine's evaluation can differ from the float evaluation, in value units, for
 /// a model on the grid ([`snap`]): with equal weights the accumulators are equal, each hidden
 /// activation is rounded by at most 1/254 (half of 1/127; clamping does not widen a gap), a
 /// second-layer unit's input moves by at most `Σ|w|/254` more, and the output by `Σ|w_out| ×`
 /// the second layer's gap, times [`OUTPUT_CP`], plus the output division's truncation (under
-/// a centipawn) and a hundredth for float arithmetic. A worst case: the errors seldom line up.
+/// a unit) and a hundredth for float arithmetic. A worst case: the errors seldom line up.
 pub fn error_bound_cp(model: &Model) -> f64 {
     let l1 = model.shape.l1;
     let step = 1.0 / 254.0;

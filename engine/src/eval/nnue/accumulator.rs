@@ -5,16 +5,22 @@
 //! move): the moved piece leaves its square and arrives, promoted or not, on the target; a
 //! capture takes the captured piece off the board and puts it into the mover's hand as its
 //! next one of that kind; a drop takes the hand's last one of that kind and puts it on the
-//! board. A king move is the same: K+P has no input that depends on where a king stands other
-//! than the king's own square, so nothing is ever refreshed. The accumulator itself is only
-//! computed when a position is evaluated (lazily): a node the table or a mate cuts never pays
-//! for it, and an evaluation computes the pending plies above the last computed one in order.
+//! board. For K+P a king move is such a change too. For HalfKP a king is no input: a move of a
+//! perspective's own king changes every input of that perspective, which is then computed
+//! from scratch (a refresh), and the other perspective sees only what the move captured.
+//!
+//! Accumulators are computed only when a position is evaluated (lazily), per perspective: from
+//! the last computed ply below, applying the plies' changes in order, or from scratch at the
+//! top when that perspective's king moved on the way (the plies between are then left
+//! uncomputed; a take-back to one of them finds the king move again and refreshes there).
+//! A node the table or a mate cuts never pays for its accumulator.
 //!
 //! A null move changes no input (the accumulators are kept per colour, not per side to move):
 //! the stack is left as it is and the evaluation reads the side to move from the position.
 
-use super::features::{board_input, hand_input};
-use super::network::{HALF, Network};
+use super::bona_piece;
+use super::features::Features;
+use super::network::{HALF, Network, value};
 use super::simd::Kernel;
 use soppo_core::{Color, Move, Piece, PieceKind, Position, Square};
 use std::sync::Arc;
@@ -40,22 +46,28 @@ enum Input {
 }
 
 impl Input {
+    /// The input's index for `perspective` (whose own king stands on `king`, as it sees it),
+    /// if it is an input of `features` (a king is none in HalfKP).
     #[inline(always)]
-    fn index(self, perspective: Color) -> usize {
-        match self {
-            Input::Board(p, sq) => board_input(perspective, p, sq),
-            Input::Hand(holder, kind, nth) => hand_input(perspective, holder, kind, nth),
-        }
+    fn index(self, features: Features, perspective: Color, king: u16) -> Option<usize> {
+        let bona = match self {
+            Input::Board(p, _) if p.kind() == PieceKind::King && features != Features::KP => return None,
+            Input::Board(p, sq) => bona_piece::board(perspective, p, sq),
+            Input::Hand(holder, kind, nth) => bona_piece::hand(perspective, holder, kind, nth),
+        };
+        Some(features.input(bona, king))
     }
 }
 
-/// The inputs one move turns off and on.
+/// The inputs one move turns off and on, and whose king it moved.
 #[derive(Clone, Copy, Debug)]
 struct Change {
     removed: [Input; 2],
     added: [Input; 2],
     n_removed: u8,
     n_added: u8,
+    /// The colour whose king the move moved, if it did.
+    king_mover: Option<Color>,
 }
 
 const NO_INPUT: Input = Input::Hand(Color::Black, PieceKind::Pawn, 1);
@@ -66,6 +78,7 @@ impl Change {
         added: [NO_INPUT; 2],
         n_removed: 0,
         n_added: 0,
+        king_mover: None,
     };
 
     fn remove(&mut self, i: Input) {
@@ -79,8 +92,8 @@ impl Change {
     }
 
     /// What `m` changes, from the position before it. Hand pieces beyond the full set of a
-    /// kind have no input (as in [`super::features::for_each_active`]), nor has a captured king
-    /// in hand.
+    /// kind have no input (as in [`Features::for_each_active`]), nor has a captured king in
+    /// hand.
     #[inline]
     fn of_move(pos: &Position, m: Move) -> Change {
         let us = pos.side_to_move();
@@ -100,6 +113,9 @@ impl Change {
             debug_assert!(false, "no piece to move on {from:?}");
             return c;
         };
+        if p.kind() == PieceKind::King {
+            c.king_mover = Some(us);
+        }
         let moved = if m.is_promotion() {
             Piece::new(us, p.kind().promote())
         } else {
@@ -127,33 +143,46 @@ struct Entry {
     acc: Accumulator,
     /// The move's change from the entry below (unused at the bottom).
     change: Change,
-    /// Whether `acc` holds this ply's accumulator yet.
-    computed: bool,
+    /// Whether `acc` holds this ply's accumulator yet, per perspective.
+    computed: [bool; 2],
+}
+
+/// How the accumulators were computed, for the measurements.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AccumulatorStats {
+    /// Perspectives brought up to date by applying a ply's changes.
+    pub updates: u64,
+    /// Perspectives computed from scratch (a HalfKP king move; the root).
+    pub refreshes: u64,
 }
 
 /// The accumulators of one search thread, along its current line.
 pub struct AccumulatorStack {
     net: Arc<Network>,
     kernel: Kernel,
+    fv_scale: i32,
     entries: Vec<Entry>,
     top: usize,
+    stats: AccumulatorStats,
 }
 
 impl AccumulatorStack {
-    /// A stack for `net` computing with `kernel`, at the start position until
-    /// [`AccumulatorStack::reset`].
-    pub fn new(net: Arc<Network>, kernel: Kernel) -> AccumulatorStack {
+    /// A stack for `net` computing with `kernel`, values divided by `fv_scale` (see
+    /// [`value`]), at the start position until [`AccumulatorStack::reset`].
+    pub fn new(net: Arc<Network>, kernel: Kernel, fv_scale: i32) -> AccumulatorStack {
         let acc = Accumulator::refresh(&net, &Position::startpos());
         let entry = Entry {
             acc,
             change: Change::NONE,
-            computed: true,
+            computed: [true; 2],
         };
         AccumulatorStack {
             net,
             kernel,
+            fv_scale,
             entries: vec![entry; INITIAL_PLIES],
             top: 0,
+            stats: AccumulatorStats::default(),
         }
     }
 
@@ -165,11 +194,17 @@ impl AccumulatorStack {
         self.kernel
     }
 
+    /// How the accumulators have been computed so far.
+    pub fn stats(&self) -> AccumulatorStats {
+        self.stats
+    }
+
     /// Starts again from `pos` (computed from scratch).
     pub fn reset(&mut self, pos: &Position) {
         self.top = 0;
         self.entries[0].acc = Accumulator::refresh(&self.net, pos);
-        self.entries[0].computed = true;
+        self.entries[0].computed = [true; 2];
+        self.stats.refreshes += 2;
     }
 
     /// Records `m`; call with the position before `pos.do_move(m)`.
@@ -182,7 +217,7 @@ impl AccumulatorStack {
         }
         let e = &mut self.entries[self.top];
         e.change = Change::of_move(pos, m);
-        e.computed = false;
+        e.computed = [false; 2];
     }
 
     /// Forgets the last move pushed (call with `undo_move`).
@@ -197,45 +232,73 @@ impl AccumulatorStack {
         self.top
     }
 
-    /// The accumulator of the position on top, computed from the last computed one below.
-    pub fn current(&mut self) -> &Accumulator {
-        let mut first = self.top;
-        while !self.entries[first].computed {
-            first -= 1;
-        }
-        for i in first + 1..=self.top {
-            let (below, above) = self.entries.split_at_mut(i);
-            let (parent, e) = (&below[i - 1].acc, &mut above[0]);
-            let c = e.change;
-            for perspective in Color::ALL {
+    /// The accumulator of `pos`, the position on top, brought up to date.
+    pub fn current(&mut self, pos: &Position) -> &Accumulator {
+        let features = self.net.features;
+        for perspective in Color::ALL {
+            let p = perspective.index();
+            // The last ply computed below the top, unless this perspective's king moved on
+            // the way (HalfKP): then the top is computed from scratch.
+            let mut base = self.top;
+            let mut refresh = false;
+            while !self.entries[base].computed[p] {
+                if features.refreshes_on_king_move() && self.entries[base].change.king_mover == Some(perspective) {
+                    refresh = true;
+                    break;
+                }
+                base -= 1;
+            }
+            if refresh {
+                self.entries[self.top].acc.0[p] = self.net.refresh(pos, perspective);
+                self.entries[self.top].computed[p] = true;
+                self.stats.refreshes += 1;
+                continue;
+            }
+            // The king does not move between `base` and the top: its square now is its square
+            // at every ply between. Without it (HalfKP), no input is active: refresh.
+            let Some(king) = features.king(pos, perspective) else {
+                self.entries[self.top].acc.0[p] = self.net.refresh(pos, perspective);
+                self.entries[self.top].computed[p] = true;
+                continue;
+            };
+            for i in base + 1..=self.top {
+                let (below, above) = self.entries.split_at_mut(i);
+                let (parent, e) = (&below[i - 1].acc, &mut above[0]);
+                let c = e.change;
                 let mut removed = [0; 2];
                 let mut added = [0; 2];
-                let (nr, na) = (usize::from(c.n_removed), usize::from(c.n_added));
-                for (r, input) in removed.iter_mut().zip(&c.removed[..nr]) {
-                    *r = input.index(perspective);
+                let (mut nr, mut na) = (0, 0);
+                for input in &c.removed[..usize::from(c.n_removed)] {
+                    if let Some(r) = input.index(features, perspective, king) {
+                        removed[nr] = r;
+                        nr += 1;
+                    }
                 }
-                for (a, input) in added.iter_mut().zip(&c.added[..na]) {
-                    *a = input.index(perspective);
+                for input in &c.added[..usize::from(c.n_added)] {
+                    if let Some(a) = input.index(features, perspective, king) {
+                        added[na] = a;
+                        na += 1;
+                    }
                 }
-                let p = perspective.index();
                 self.kernel
                     .update(&self.net, &parent.0[p], &mut e.acc.0[p], &removed[..nr], &added[..na]);
+                e.computed[p] = true;
+                self.stats.updates += 1;
             }
-            e.computed = true;
         }
         &self.entries[self.top].acc
     }
 
-    /// The evaluation of `pos`, the position on top, in centipawns from the side to move's
-    /// point of view (not clamped).
+    /// The value of `pos`, the position on top, from the side to move's point of view (see
+    /// [`value`]).
     #[inline]
     pub fn evaluate(&mut self, pos: &Position) -> i32 {
         let us = pos.side_to_move().index();
         let kernel = self.kernel;
-        self.current();
+        self.current(pos);
         let acc = &self.entries[self.top].acc;
-        let v = kernel.propagate(&self.net, &acc.0[us], &acc.0[1 - us]);
+        let out = kernel.propagate(&self.net, &acc.0[us], &acc.0[1 - us]);
         debug_assert_eq!(acc, &Accumulator::refresh(&self.net, pos), "{}", pos.to_sfen());
-        v
+        value(out, self.fv_scale)
     }
 }

@@ -1,168 +1,202 @@
-//! The network's inputs: K+P, per perspective.
+//! The input sets of the nets Soppo reads, as YaneuraOu defines them (its
+//! `eval/nnue/features/`; the facts in `../shared/research/yaneuraou-nets.md`).
 //!
-//! For one perspective (the side whose view it is, "own"; the other "enemy"), every piece of the
-//! position is one active input:
+//! - **K+P** (1,710 inputs a perspective): every piece's number ([`bona_piece`]), the kings'
+//!   squares included. A move changes two or three inputs and never all of them.
+//! - **HalfKP(Friend)** (81 × 1,548 = 125,388): every non-king piece's number paired with the
+//!   perspective's own king's square, `1548 × king + piece`. A move of that king changes every
+//!   input of its perspective: the accumulator is refreshed; the enemy king is no input.
 //!
-//! | inputs | what | count |
-//! |---|---|---|
-//! | `0..81` | the own king's square | 81 |
-//! | `81..162` | the enemy king's square | 81 |
-//! | `162..1620` | a piece on the board: owner (own, enemy) × kind ([`BOARD_KINDS`]) × square | 2 × 9 × 81 |
-//! | `1620..1696` | a piece in hand: owner × kind × which one of that kind (the first pawn, the second …) | 2 × 38 |
-//!
-//! Squares are seen from the perspective's side: for White the board is turned round
-//! ([`Square::flip`]), so that both perspectives read their own pieces the same way. A
-//! promoted pawn, lance, knight or silver counts as a gold (they move alike). Every non-king
-//! piece is on the board or in a hand, so a position always has exactly 40 active inputs per
-//! perspective (fewer only in positions without the full set, such as tsume problems), and a
-//! move changes at most two or three of them: the moved piece's square (and kind, when it
-//! promotes), a captured piece going to the hand, a dropped piece leaving it, a king's square.
+//! Both count a piece that is nowhere (handicaps, tsume problems) as number 0, once per such
+//! piece (38 non-king pieces in a set): so do the nets' trainers. A missing king is input 0
+//! too in YaneuraOu's K+P (its number, 0, less 1548 and plus 1548 again in unsigned
+//! arithmetic), and Soppo does the same. In HalfKP a perspective without its own king has no
+//! defined inputs in YaneuraOu (the king's square falls out of range); Soppo evaluates it from
+//! the biases alone. Such positions are tsume problems, which `go mate` never evaluates.
 
-use crate::eval::features::piece_group;
-use soppo_core::{Color, Piece, PieceKind, Position, Square};
+use super::bona_piece::{self, FE_END, FE_END2, ZERO};
+use soppo_core::{Color, PieceKind, Position};
 
-/// Inputs per perspective.
-pub const INPUTS: usize = 1696;
-
-/// The most inputs active at once in one perspective (two kings and 38 other pieces).
-pub const MAX_ACTIVE: usize = 40;
-
-/// Board kinds as the inputs tell them apart: the evaluation's piece groups
-/// ([`piece_group`]), promoted minor pieces counting as golds.
-pub const BOARD_KINDS: usize = 9;
-
-const OWN_KING: usize = 0;
-const ENEMY_KING: usize = 81;
-const BOARD: usize = 162;
-const HAND: usize = BOARD + 2 * BOARD_KINDS * Square::COUNT;
-/// Inputs of one owner's hand: 18 pawns, 4 lances, knights, silvers and golds, 2 bishops and
-/// rooks.
-const HAND_PER_OWNER: usize = 38;
-
-const _: () = assert!(HAND + 2 * HAND_PER_OWNER == INPUTS);
-
-/// Where a hand kind's inputs start within an owner's 38 (`None` for kinds never in hand).
-const fn hand_offset(kind: PieceKind) -> Option<usize> {
-    Some(match kind {
-        PieceKind::Pawn => 0,
-        PieceKind::Lance => 18,
-        PieceKind::Knight => 22,
-        PieceKind::Silver => 26,
-        PieceKind::Gold => 30,
-        PieceKind::Bishop => 34,
-        PieceKind::Rook => 36,
-        _ => return None,
-    })
+/// An input set.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Features {
+    /// K+P: YaneuraOu's `FeatureSet<K, P>`.
+    KP,
+    /// HalfKP(Friend): YaneuraOu's `FeatureSet<HalfKP<Side::kFriend>>`.
+    HalfKP,
 }
 
-/// 0 for the perspective's own pieces, 1 for the enemy's.
-const fn owner(perspective: Color, c: Color) -> usize {
-    (perspective as usize ^ c as usize) & 1
-}
+/// Non-king pieces in a full set.
+pub const PIECES: usize = 38;
 
-/// The square as the perspective sees it.
-const fn seen(perspective: Color, sq: Square) -> usize {
-    match perspective {
-        Color::Black => sq.index(),
-        Color::White => sq.flip().index(),
-    }
-}
+/// The most inputs active at once in one perspective.
+pub const MAX_ACTIVE: usize = PIECES + 2;
 
-/// The input of piece `p` on `sq`, seen from `perspective` (a king's square included).
-pub fn board_input(perspective: Color, p: Piece, sq: Square) -> usize {
-    let s = seen(perspective, sq);
-    match piece_group(p.kind()) {
-        None if p.color() == perspective => OWN_KING + s,
-        None => ENEMY_KING + s,
-        Some(k) => BOARD + (owner(perspective, p.color()) * BOARD_KINDS + k) * Square::COUNT + s,
-    }
-}
+impl Features {
+    /// Every input set Soppo reads.
+    pub const ALL: [Features; 2] = [Features::KP, Features::HalfKP];
 
-/// The input of the `nth` (1-based) piece of `kind` in `holder`'s hand, seen from
-/// `perspective`.
-///
-/// # Panics
-/// When `kind` is not a hand kind or `nth` is 0 or beyond the full set.
-pub fn hand_input(perspective: Color, holder: Color, kind: PieceKind, nth: u32) -> usize {
-    let offset = hand_offset(kind).expect("a kind that can be in hand");
-    assert!(nth >= 1 && nth <= kind.full_set_count(), "{kind:?} number {nth}");
-    HAND + owner(perspective, holder) * HAND_PER_OWNER + offset + nth as usize - 1
-}
-
-/// Calls `f` with every active input of `pos` seen from `perspective`, board pieces first
-/// (in square order), then the hands (Black's, then White's, in [`PieceKind::HAND`] order).
-pub fn for_each_active(pos: &Position, perspective: Color, mut f: impl FnMut(usize)) {
-    for sq in pos.occupied() {
-        if let Some(p) = pos.piece_on(sq) {
-            f(board_input(perspective, p, sq));
+    /// Inputs per perspective.
+    pub const fn inputs(self) -> usize {
+        match self {
+            Features::KP => FE_END2 as usize,
+            Features::HalfKP => 81 * FE_END as usize,
         }
     }
-    for holder in Color::ALL {
-        let hand = pos.hand(holder);
-        for kind in PieceKind::HAND {
-            for nth in 1..=hand.count(kind).min(kind.full_set_count()) {
-                f(hand_input(perspective, holder, kind, nth));
+
+    /// The name YaneuraOu writes in a file's architecture string.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Features::KP => "K+P",
+            Features::HalfKP => "HalfKP(Friend)",
+        }
+    }
+
+    /// The short name Soppo says (`K_P`, `HalfKP`).
+    pub const fn short_name(self) -> &'static str {
+        match self {
+            Features::KP => "K_P",
+            Features::HalfKP => "HalfKP",
+        }
+    }
+
+    /// The input set's hash, as YaneuraOu combines its features' (a fact of the format).
+    pub const fn hash(self) -> u32 {
+        const K: u32 = 0xD3CE_E169;
+        const P: u32 = 0x764C_FB4B;
+        const HALF_KP: u32 = 0x5D69_D5B9;
+        match self {
+            Features::KP => K ^ (P << 1) ^ (P >> 31),
+            // `^ 1`: the friend king's variant.
+            Features::HalfKP => HALF_KP ^ 1,
+        }
+    }
+
+    /// Whether a move of a perspective's own king changes all that perspective's inputs.
+    #[inline(always)]
+    pub const fn refreshes_on_king_move(self) -> bool {
+        matches!(self, Features::HalfKP)
+    }
+
+    /// The input of piece number `bona` for a perspective whose own king stands on `king`
+    /// (as the perspective sees it; unused by K+P). `bona` is a king's number only for K+P.
+    #[inline(always)]
+    pub const fn input(self, bona: u16, king: u16) -> usize {
+        match self {
+            Features::KP => bona as usize,
+            Features::HalfKP => FE_END as usize * king as usize + bona as usize,
+        }
+    }
+
+    /// The own king's square as `perspective` sees it, where the input set needs it: `None`
+    /// only for HalfKP without that king (no input is then active).
+    #[inline]
+    pub fn king(self, pos: &Position, perspective: Color) -> Option<u16> {
+        match self {
+            Features::KP => Some(0),
+            Features::HalfKP => pos.king_square(perspective).map(|sq| bona_piece::seen(perspective, sq)),
+        }
+    }
+
+    /// Calls `f` with every active input of `pos` seen from `perspective` (an input twice
+    /// when it is active twice: number 0 once per missing piece).
+    pub fn for_each_active(self, pos: &Position, perspective: Color, mut f: impl FnMut(usize)) {
+        let Some(king) = self.king(pos, perspective) else {
+            return;
+        };
+        let (mut pieces, mut kings) = (0, 0);
+        for sq in pos.occupied() {
+            let Some(p) = pos.piece_on(sq) else { continue };
+            if p.kind() == PieceKind::King {
+                if self == Features::KP {
+                    kings += 1;
+                    f(self.input(bona_piece::board(perspective, p, sq), king));
+                }
+                continue;
+            }
+            pieces += 1;
+            f(self.input(bona_piece::board(perspective, p, sq), king));
+        }
+        for holder in Color::ALL {
+            let hand = pos.hand(holder);
+            for kind in PieceKind::HAND {
+                for nth in 1..=hand.count(kind).min(kind.full_set_count()) {
+                    pieces += 1;
+                    f(self.input(bona_piece::hand(perspective, holder, kind, nth), king));
+                }
+            }
+        }
+        for _ in pieces..PIECES {
+            f(self.input(ZERO, king));
+        }
+        if self == Features::KP {
+            for _ in kings..2 {
+                f(self.input(ZERO, king));
             }
         }
     }
-}
 
-/// Every active input of `pos` seen from `perspective`.
-pub fn active(pos: &Position, perspective: Color) -> arrayvec::ArrayVec<u16, MAX_ACTIVE> {
-    let mut out = arrayvec::ArrayVec::new();
-    for_each_active(pos, perspective, |i| {
-        // A legal position has at most 40 pieces; more (a malformed setup) are left out.
-        let _ = out.try_push(i as u16);
-    });
-    out
+    /// Every active input of `pos` seen from `perspective`, sorted.
+    pub fn active(self, pos: &Position, perspective: Color) -> Vec<usize> {
+        let mut out = Vec::with_capacity(MAX_ACTIVE);
+        self.for_each_active(pos, perspective, |i| out.push(i));
+        out.sort_unstable();
+        out
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn sorted(pos: &Position, c: Color) -> Vec<u16> {
-        let mut v = active(pos, c).to_vec();
-        v.sort_unstable();
-        v
+    /// The hashes of the local nets' architecture (`0x3F5715FF` for the K+P transformer, as the
+    /// files say) and HalfKP's, from the feature hashes.
+    #[test]
+    fn the_feature_hashes_combine_as_the_files_say() {
+        assert_eq!(Features::KP.hash() ^ 512, 0x3F57_15FF);
+        assert_eq!(Features::HalfKP.inputs(), 125_388);
+        assert_eq!(Features::KP.inputs(), 1710);
     }
 
     #[test]
-    fn the_start_position_has_forty_distinct_inputs_in_range() {
+    fn the_start_position_has_forty_inputs_in_kp_and_thirty_eight_in_half_kp() {
         let pos = Position::startpos();
         for c in Color::ALL {
-            let v = sorted(&pos, c);
-            assert_eq!(v.len(), 40);
-            assert!(v.windows(2).all(|w| w[0] < w[1]), "distinct");
-            assert!(v.iter().all(|&i| (i as usize) < INPUTS));
+            let kp = Features::KP.active(&pos, c);
+            assert_eq!(kp.len(), 40);
+            assert!(kp.windows(2).all(|w| w[0] < w[1]));
+            assert!(kp.iter().all(|&i| i < Features::KP.inputs()));
+            let half = Features::HalfKP.active(&pos, c);
+            assert_eq!(half.len(), 38);
+            assert!(half.iter().all(|&i| i < Features::HalfKP.inputs()));
         }
         // Symmetric start: both perspectives see the same inputs.
-        assert_eq!(sorted(&pos, Color::Black), sorted(&pos, Color::White));
+        for f in Features::ALL {
+            assert_eq!(f.active(&pos, Color::Black), f.active(&pos, Color::White));
+        }
     }
 
     #[test]
     fn a_position_turned_round_with_colours_swapped_looks_the_same() {
-        // A middle game with pieces in both hands and promoted pieces.
         let sfen = "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1";
         let pos = Position::from_sfen(sfen).unwrap();
         let turned = pos.turned();
-        assert_eq!(sorted(&pos, Color::White), sorted(&turned, Color::Black));
-        assert_eq!(sorted(&pos, Color::Black), sorted(&turned, Color::White));
-        assert_eq!(sorted(&pos, Color::Black).len(), 40);
+        for f in Features::ALL {
+            assert_eq!(f.active(&pos, Color::White), f.active(&turned, Color::Black));
+            assert_eq!(f.active(&pos, Color::Black), f.active(&turned, Color::White));
+        }
     }
 
     #[test]
-    fn hand_inputs_count_each_piece_and_stay_apart_from_the_board() {
-        let mut seen = std::collections::HashSet::new();
-        for holder in Color::ALL {
-            for kind in PieceKind::HAND {
-                for nth in 1..=kind.full_set_count() {
-                    let i = hand_input(Color::Black, holder, kind, nth);
-                    assert!((HAND..INPUTS).contains(&i));
-                    assert!(seen.insert(i), "{holder:?} {kind:?} {nth}");
-                }
-            }
-        }
-        assert_eq!(seen.len(), 2 * HAND_PER_OWNER);
+    fn missing_pieces_count_as_number_zero_and_so_does_a_missing_king_in_kp() {
+        // A tsume problem: White's king alone with a gold; the rest of the set in White's hand
+        // but for one pawn, which is nowhere.
+        let pos = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b 2GS2r2b2g3s4n4l16p 1").unwrap();
+        let kp = Features::KP.active(&pos, Color::Black);
+        assert_eq!(kp.iter().filter(|&&i| i == 0).count(), 2, "a pawn and a king: {kp:?}");
+        assert_eq!(kp.len(), 40);
+        let half = Features::HalfKP.active(&pos, Color::White);
+        assert_eq!(half.len(), 38);
+        assert!(Features::HalfKP.active(&pos, Color::Black).is_empty());
     }
 }

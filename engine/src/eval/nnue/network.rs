@@ -1,26 +1,24 @@
-//! The network: `K+P[1696]` → 256 per perspective, both concatenated (the side to move's first),
-//! → 32 → 32 → 1, clipped `ReLU` between layers; its quantized weights, their file format, and
-//! the reference (scalar, from scratch) forward pass that every faster path must equal.
+//! The network: inputs ([`Features`]) → 256 per perspective, both concatenated (the side to
+//! move's first) → 32 → 32 → 1, clipped `ReLU` between layers, as YaneuraOu's
+//! `256x2-32-32` nets; its quantized weights, and the reference (scalar, from scratch)
+//! forward pass that every faster path must equal.
 //!
-//! Quantization (the trainer's float network maps onto it exactly so):
-//! - feature transformer: weights and biases × [`FT_SCALE`] (127) in `i16`; an accumulator is
-//!   the bias plus the weights of the active inputs, in `i16` (the trainer keeps float weights
-//!   within ±[`FT_WEIGHT_LIMIT`], so 41 terms stay far inside `i16`);
-//! - activations: `clamp(x, 0, 127)` as `u8`, 127 standing for 1.0;
-//! - hidden and output layers: weights × [`WEIGHT_SCALE`] (64) in `i8` (floats within ±127/64),
-//!   biases × 127 × 64 in `i32`; a hidden layer's sum is shifted right by 6 (÷ 64) and clamped
-//!   to 0..=127 again;
-//! - the output sum, in units of 1 / (127 × 64), times [`OUTPUT_CP`] centipawns per unit of
-//!   the float output, is the evaluation from the side to move's point of view.
+//! The arithmetic is YaneuraOu's, so that a net gives the value it gives there:
+//! - an accumulator is the transformer's biases plus the rows of the active inputs, in `i16`
+//!   (wrapping);
+//! - the transformer's outputs are clipped to 0..=127 (`u8`);
+//! - each hidden layer is `bias + Σ w·x` in `i32`, shifted right by 6 (rounding down), clipped
+//!   to 0..=127;
+//! - the output layer's sum divided by `FV_SCALE` (C++ `/`, truncating toward zero) and
+//!   clamped to ±[`VALUE_MAX_EVAL`] is the value, in YaneuraOu's internal units (a pawn about
+//!   90), from the side to move's point of view ([`value`]).
 //!
-//! File layout (all little-endian): [`MAGIC`]; the architecture string's length (`u32`) and the
-//! string ([`ARCHITECTURE`]); the feature transformer's biases (`HALF` × `i16`) and weights
-//! (`INPUTS` × `HALF` × `i16`, input-major); the first hidden layer's biases (`L1` × `i32`) and
-//! weights (`L1` × `2·HALF` × `i8`, output-major); the second's (`L2` × `i32`, `L2` × `L1` ×
-//! `i8`); the output's bias (`i32`) and weights (`L2` × `i8`); last, the CRC-32 of everything
-//! before it (`u32`).
+//! The quantization a trainer maps its float network onto: transformer weights and biases ×
+//! [`FT_SCALE`] (1.0 = 127), hidden and output weights × [`WEIGHT_SCALE`] (1.0 = 64), their
+//! biases × `FT_SCALE × WEIGHT_SCALE`; so the output sum is the float output × [`OUTPUT_SCALE`].
 
-use super::features::{self, INPUTS};
+use super::features::Features;
+use super::file_format::{self, FormatError};
 use soppo_core::{Color, Position};
 
 /// Outputs of the feature transformer per perspective.
@@ -31,23 +29,38 @@ pub const L2: usize = 32;
 
 /// Scale of the feature transformer's weights and of activations (1.0 = 127).
 pub const FT_SCALE: i32 = 127;
-/// Scale of the hidden and output layers' weights (1.0 = 64).
+/// Scale of the hidden and output layers' weights (1.0 = 64: the hidden sums' shift by 6).
 pub const WEIGHT_SCALE: i32 = 64;
-/// The largest feature-transformer weight or bias, as a float, the trainer may write.
+/// The output sum of a float output of 1.0.
+pub const OUTPUT_SCALE: i32 = FT_SCALE * WEIGHT_SCALE;
+/// The largest feature-transformer weight or bias, as a float, Soppo's trainer writes.
 pub const FT_WEIGHT_LIMIT: f32 = 2.0;
 /// The largest hidden or output weight, as a float (`i8::MAX / WEIGHT_SCALE`).
 pub const WEIGHT_LIMIT: f32 = 127.0 / 64.0;
-/// Centipawns per unit of the float output.
-pub const OUTPUT_CP: i32 = 600;
 
-/// The first bytes of a network file.
-pub const MAGIC: &[u8; 8] = b"SOPPONN1";
-/// The shape, written in the file so that a network of another shape is refused by name.
-pub const ARCHITECTURE: &str = "K+P[1696]->256x2-32-32-1 clipped-relu i16/i8";
+/// `FV_SCALE`'s default: the output sum per unit of value.
+pub const DEFAULT_FV_SCALE: i32 = 16;
+/// The largest value a net gives (YaneuraOu's `VALUE_MAX_EVAL`).
+pub const VALUE_MAX_EVAL: i32 = 31_753;
 
-/// A network with quantized weights, ready to evaluate.
+/// The value of an output sum: `out / fv_scale`, truncated toward zero, clamped to
+/// ±[`VALUE_MAX_EVAL`]. `fv_scale` is at least 1 (the option's range).
+#[inline(always)]
+pub const fn value(out: i32, fv_scale: i32) -> i32 {
+    let v = out / if fv_scale > 0 { fv_scale } else { 1 };
+    if v > VALUE_MAX_EVAL {
+        VALUE_MAX_EVAL
+    } else if v < -VALUE_MAX_EVAL {
+        -VALUE_MAX_EVAL
+    } else {
+        v
+    }
+}
+
+/// A net with quantized weights, ready to evaluate.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Network {
+    pub features: Features,
     pub ft_bias: Box<[i16; HALF]>,
     /// `ft_weights[input * HALF + j]`.
     pub ft_weights: Box<[i16]>,
@@ -63,65 +76,17 @@ pub struct Network {
 
 impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(ARCHITECTURE)
-    }
-}
-
-/// Why a network file was refused.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum NetworkError {
-    #[error("not a Soppo network file (it does not start with {:?})", std::str::from_utf8(MAGIC).unwrap_or(""))]
-    NotANetwork,
-    #[error("a network of another architecture ({found:?}; this engine reads {ARCHITECTURE:?})")]
-    Architecture { found: String },
-    #[error("truncated: {len} bytes, a network of this architecture has {expected}")]
-    Truncated { len: usize, expected: usize },
-    #[error("{extra} bytes after the network's end")]
-    TrailingBytes { extra: usize },
-    #[error("its checksum does not match (the file is damaged)")]
-    Checksum,
-}
-
-/// The size of a network file.
-pub const FILE_BYTES: usize = MAGIC.len()
-    + 4
-    + ARCHITECTURE.len()
-    + 2 * HALF
-    + 2 * INPUTS * HALF
-    + 4 * L1
-    + L1 * 2 * HALF
-    + 4 * L2
-    + L2 * L1
-    + 4
-    + L2
-    + 4;
-
-/// Reads little-endian values off the front of a byte slice.
-struct Reader<'a>(&'a [u8]);
-
-impl Reader<'_> {
-    fn take<const N: usize>(&mut self) -> [u8; N] {
-        let (head, rest) = self.0.split_at(N);
-        self.0 = rest;
-        head.try_into().expect("N bytes")
-    }
-    fn i16(&mut self) -> i16 {
-        i16::from_le_bytes(self.take())
-    }
-    fn i32(&mut self) -> i32 {
-        i32::from_le_bytes(self.take())
-    }
-    fn i8(&mut self) -> i8 {
-        i8::from_le_bytes(self.take())
+        f.write_str(&self.features.shape_name())
     }
 }
 
 impl Network {
-    /// A network with every weight and bias zero (evaluates every position as 0).
-    pub fn zeroed() -> Network {
+    /// A net with every weight and bias zero (evaluates every position as 0).
+    pub fn zeroed(features: Features) -> Network {
         Network {
+            features,
             ft_bias: Box::new([0; HALF]),
-            ft_weights: vec![0; INPUTS * HALF].into_boxed_slice(),
+            ft_weights: vec![0; features.inputs() * HALF].into_boxed_slice(),
             l1_bias: [0; L1],
             l1_weights: vec![0; L1 * 2 * HALF].into_boxed_slice(),
             l2_bias: [0; L2],
@@ -131,200 +96,102 @@ impl Network {
         }
     }
 
-    /// Reads a network file (see the module's layout), refusing anything else with the reason.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
-        if bytes.len() < MAGIC.len() + 4 || &bytes[..MAGIC.len()] != MAGIC {
-            return Err(NetworkError::NotANetwork);
-        }
-        let name_len = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes")) as usize;
-        let name = bytes.get(12..12 + name_len.min(bytes.len()));
-        let name = name.map(String::from_utf8_lossy).unwrap_or_default();
-        if name != ARCHITECTURE {
-            let found: String = name.chars().take(80).collect();
-            return Err(NetworkError::Architecture { found });
-        }
-        match bytes.len() {
-            n if n < FILE_BYTES => {
-                return Err(NetworkError::Truncated {
-                    len: n,
-                    expected: FILE_BYTES,
-                });
-            }
-            n if n > FILE_BYTES => return Err(NetworkError::TrailingBytes { extra: n - FILE_BYTES }),
-            _ => {}
-        }
-        let (body, sum) = bytes.split_at(FILE_BYTES - 4);
-        if crc32fast::hash(body) != u32::from_le_bytes(sum.try_into().expect("4 bytes")) {
-            return Err(NetworkError::Checksum);
-        }
-        let mut r = Reader(&body[12 + name_len..]);
-        let mut net = Network::zeroed();
-        net.ft_bias.iter_mut().for_each(|b| *b = r.i16());
-        net.ft_weights.iter_mut().for_each(|w| *w = r.i16());
-        net.l1_bias.iter_mut().for_each(|b| *b = r.i32());
-        net.l1_weights.iter_mut().for_each(|w| *w = r.i8());
-        net.l2_bias.iter_mut().for_each(|b| *b = r.i32());
-        net.l2_weights.iter_mut().for_each(|w| *w = r.i8());
-        net.out_bias = r.i32();
-        net.out_weights.iter_mut().for_each(|w| *w = r.i8());
-        debug_assert!(r.0.is_empty());
-        Ok(net)
+    /// Reads a net file ([`file_format`]), refusing anything else with the reason.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, FormatError> {
+        file_format::read(bytes)
     }
 
-    /// The network as a file (see the module's layout).
+    /// The net as a file YaneuraOu reads too.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(FILE_BYTES);
-        out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&(ARCHITECTURE.len() as u32).to_le_bytes());
-        out.extend_from_slice(ARCHITECTURE.as_bytes());
-        self.ft_bias
-            .iter()
-            .for_each(|b| out.extend_from_slice(&b.to_le_bytes()));
-        self.ft_weights
-            .iter()
-            .for_each(|w| out.extend_from_slice(&w.to_le_bytes()));
-        self.l1_bias
-            .iter()
-            .for_each(|b| out.extend_from_slice(&b.to_le_bytes()));
-        self.l1_weights
-            .iter()
-            .for_each(|w| out.extend_from_slice(&w.to_le_bytes()));
-        self.l2_bias
-            .iter()
-            .for_each(|b| out.extend_from_slice(&b.to_le_bytes()));
-        self.l2_weights
-            .iter()
-            .for_each(|w| out.extend_from_slice(&w.to_le_bytes()));
-        out.extend_from_slice(&self.out_bias.to_le_bytes());
-        self.out_weights
-            .iter()
-            .for_each(|w| out.extend_from_slice(&w.to_le_bytes()));
-        let sum = crc32fast::hash(&out);
-        out.extend_from_slice(&sum.to_le_bytes());
-        debug_assert_eq!(out.len(), FILE_BYTES);
-        out
+        file_format::write(self)
     }
 
-    /// One perspective's accumulator, from scratch: the bias plus the active inputs' weights.
+    /// The transformer's row of `input`.
+    #[inline(always)]
+    pub fn row(&self, input: usize) -> &[i16; HALF] {
+        self.ft_weights[input * HALF..(input + 1) * HALF]
+            .try_into()
+            .expect("HALF weights")
+    }
+
+    /// One perspective's accumulator, from scratch: the biases plus the active inputs' rows.
     pub fn refresh(&self, pos: &Position, perspective: Color) -> [i16; HALF] {
         let mut acc = *self.ft_bias;
-        features::for_each_active(pos, perspective, |input| {
-            let w = &self.ft_weights[input * HALF..(input + 1) * HALF];
-            for (a, &w) in acc.iter_mut().zip(w) {
+        self.features.for_each_active(pos, perspective, |input| {
+            for (a, &w) in acc.iter_mut().zip(self.row(input)) {
                 *a = a.wrapping_add(w);
             }
         });
         acc
     }
 
-    /// The evaluation of two accumulators, the side to move's first, in centipawns from its
-    /// point of view: the reference forward pass (scalar, exact integer arithmetic).
+    /// The output sum of two accumulators, the side to move's first: the reference forward
+    /// pass (scalar, exact integer arithmetic, every sum wrapping as `i32` does in C++ on
+    /// the machines these nets run on).
     pub fn propagate(&self, own: &[i16; HALF], enemy: &[i16; HALF]) -> i32 {
         let mut input = [0u8; 2 * HALF];
         for (x, &a) in input.iter_mut().zip(own.iter().chain(enemy.iter())) {
             *x = a.clamp(0, 127) as u8;
         }
+        let dense = |bias: i32, w: &[i8], x: &[u8]| {
+            w.iter()
+                .zip(x)
+                .fold(bias, |s, (&w, &x)| s.wrapping_add(i32::from(w) * i32::from(x)))
+        };
         let mut h1 = [0u8; L1];
         for (o, h) in h1.iter_mut().enumerate() {
-            let w = &self.l1_weights[o * 2 * HALF..(o + 1) * 2 * HALF];
-            let sum: i32 = self.l1_bias[o]
-                + w.iter()
-                    .zip(&input)
-                    .map(|(&w, &x)| i32::from(w) * i32::from(x))
-                    .sum::<i32>();
+            let sum = dense(
+                self.l1_bias[o],
+                &self.l1_weights[o * 2 * HALF..(o + 1) * 2 * HALF],
+                &input,
+            );
             *h = (sum >> 6).clamp(0, 127) as u8;
         }
         let mut h2 = [0u8; L2];
         for (o, h) in h2.iter_mut().enumerate() {
-            let w = &self.l2_weights[o * L1..(o + 1) * L1];
-            let sum: i32 = self.l2_bias[o]
-                + w.iter()
-                    .zip(&h1)
-                    .map(|(&w, &x)| i32::from(w) * i32::from(x))
-                    .sum::<i32>();
+            let sum = dense(self.l2_bias[o], &self.l2_weights[o * L1..(o + 1) * L1], &h1);
             *h = (sum >> 6).clamp(0, 127) as u8;
         }
-        let out: i32 = self.out_bias
-            + self
-                .out_weights
-                .iter()
-                .zip(&h2)
-                .map(|(&w, &x)| i32::from(w) * i32::from(x))
-                .sum::<i32>();
-        // i64: the product may pass i32 for an output far beyond any evaluation.
-        (i64::from(out) * i64::from(OUTPUT_CP) / i64::from(FT_SCALE * WEIGHT_SCALE)) as i32
+        dense(self.out_bias, &self.out_weights, &h2)
     }
 
-    /// The evaluation of `pos` from scratch (the reference for every faster path).
-    pub fn evaluate(&self, pos: &Position) -> i32 {
+    /// The value of `pos` from scratch (the reference for every faster path): see [`value`].
+    pub fn evaluate(&self, pos: &Position, fv_scale: i32) -> i32 {
         let us = pos.side_to_move();
-        self.propagate(&self.refresh(pos, us), &self.refresh(pos, !us))
+        value(
+            self.propagate(&self.refresh(pos, us), &self.refresh(pos, !us)),
+            fv_scale,
+        )
     }
-}
-
-/// A network of small random weights (deterministic), for tests.
-#[cfg(test)]
-pub(crate) fn random_network(seed: u64) -> Network {
-    let mut rng = soppo_core::rng::SplitMix64::new(seed);
-    let mut small = |range: i64| (rng.next_u64() % (2 * range as u64 + 1)) as i64 - range;
-    let mut net = Network::zeroed();
-    net.ft_bias.iter_mut().for_each(|b| *b = small(40) as i16);
-    net.ft_weights.iter_mut().for_each(|w| *w = small(30) as i16);
-    net.l1_bias.iter_mut().for_each(|b| *b = small(2000) as i32);
-    net.l1_weights.iter_mut().for_each(|w| *w = small(20) as i8);
-    net.l2_bias.iter_mut().for_each(|b| *b = small(2000) as i32);
-    net.l2_weights.iter_mut().for_each(|w| *w = small(40) as i8);
-    net.out_bias = small(3000) as i32;
-    net.out_weights.iter_mut().for_each(|w| *w = small(100) as i8);
-    net
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::nnue::random_net;
 
     #[test]
-    fn a_network_file_reads_back_as_it_was_written() {
-        let net = random_network(1);
-        let bytes = net.to_bytes();
-        assert_eq!(bytes.len(), FILE_BYTES);
-        assert_eq!(Network::from_bytes(&bytes), Ok(net));
-    }
-
-    #[test]
-    fn broken_files_are_refused_with_the_reason() {
-        let bytes = random_network(2).to_bytes();
-        assert_eq!(Network::from_bytes(b"hello"), Err(NetworkError::NotANetwork));
-        assert_eq!(Network::from_bytes(&[]), Err(NetworkError::NotANetwork));
-        let cut = &bytes[..bytes.len() / 2];
-        assert!(matches!(Network::from_bytes(cut), Err(NetworkError::Truncated { .. })));
-        let mut longer = bytes.clone();
-        longer.push(0);
-        assert_eq!(
-            Network::from_bytes(&longer),
-            Err(NetworkError::TrailingBytes { extra: 1 })
-        );
-        let mut damaged = bytes.clone();
-        damaged[5000] ^= 1;
-        assert_eq!(Network::from_bytes(&damaged), Err(NetworkError::Checksum));
-        let mut other = bytes;
-        other[12] = b'X';
-        assert!(matches!(
-            Network::from_bytes(&other),
-            Err(NetworkError::Architecture { .. })
-        ));
+    fn values_truncate_toward_zero_and_are_clamped() {
+        assert_eq!(value(31, 16), 1);
+        assert_eq!(value(-31, 16), -1);
+        assert_eq!(value(-15, 16), 0);
+        assert_eq!(value(i32::MAX, 16), VALUE_MAX_EVAL);
+        assert_eq!(value(i32::MIN, 1), -VALUE_MAX_EVAL);
+        assert_eq!(value(240, 24), 10);
     }
 
     #[test]
     fn the_evaluation_is_the_side_to_moves_and_stays_in_range() {
-        let net = random_network(3);
-        let pos = Position::startpos();
-        let v = net.evaluate(&pos);
-        assert!(v.abs() < 30_000, "{v}");
-        // The start position is symmetric: after a null move the same from the other side.
-        let mut p = pos.clone();
-        p.do_null_move();
-        assert_eq!(net.evaluate(&p), v);
-        assert_eq!(Network::zeroed().evaluate(&pos), 0);
+        for f in Features::ALL {
+            let net = random_net(f, 3);
+            let pos = Position::startpos();
+            let v = net.evaluate(&pos, DEFAULT_FV_SCALE);
+            assert!(v.abs() <= VALUE_MAX_EVAL, "{v}");
+            // The start position is symmetric: after a null move the same from the other side.
+            let mut p = pos.clone();
+            p.do_null_move();
+            assert_eq!(net.evaluate(&p, DEFAULT_FV_SCALE), v);
+            assert_eq!(Network::zeroed(f).evaluate(&pos, DEFAULT_FV_SCALE), 0);
+        }
     }
 }

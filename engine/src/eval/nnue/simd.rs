@@ -12,7 +12,7 @@
 //! it never saturates. Packing the sums down to bytes saturates, but a saturated value is then
 //! clipped to 0..=127 exactly as the unsaturated one would be.
 
-use super::network::{FT_SCALE, HALF, L1, L2, Network, OUTPUT_CP, WEIGHT_SCALE};
+use super::network::{HALF, L1, L2, Network};
 
 /// Which implementation runs. It can only be made for what the CPU can run: [`Kernel::avx2`]
 /// is `None` without AVX2.
@@ -63,7 +63,7 @@ impl Kernel {
     /// as [`Network::refresh`] adds).
     ///
     /// # Panics
-    /// When an input is not below [`super::features::INPUTS`].
+    /// When an input is not below the net's number of inputs.
     #[inline]
     pub fn update(
         self,
@@ -81,37 +81,22 @@ impl Kernel {
         }
     }
 
-    /// The evaluation of the accumulators `own` (the side to move's) and `enemy`: the same as
-    /// [`Network::propagate`] (where its `i32` sums do not overflow, which takes biases near
-    /// `i32::MAX`; these wrap).
+    /// The output sum of the accumulators `own` (the side to move's) and `enemy`: the same as
+    /// [`Network::propagate`].
     #[inline]
     pub fn propagate(self, net: &Network, own: &[i16; HALF], enemy: &[i16; HALF]) -> i32 {
-        let out = match self.0 {
+        match self.0 {
             Inner::Scalar => scalar::propagate(net, own, enemy),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `Inner::Avx2` is only made where the CPU has been found to run AVX2.
             Inner::Avx2 => unsafe { avx2::propagate(net, own, enemy) },
-        };
-        to_centipawns(out)
+        }
     }
-}
-
-/// The output sum (in units of 1 / (127 × 64)) in centipawns, as [`Network::propagate`] says.
-fn to_centipawns(out: i32) -> i32 {
-    (i64::from(out) * i64::from(OUTPUT_CP) / i64::from(FT_SCALE * WEIGHT_SCALE)) as i32
-}
-
-/// The feature transformer's row of `input`.
-#[inline(always)]
-fn ft_row(net: &Network, input: usize) -> &[i16; HALF] {
-    net.ft_weights[input * HALF..(input + 1) * HALF]
-        .try_into()
-        .expect("HALF weights")
 }
 
 /// The portable implementation (the compiler vectorises its loops with what every x86-64 has).
 mod scalar {
-    use super::{HALF, L1, L2, Network, ft_row};
+    use super::{HALF, L1, L2, Network};
 
     pub(super) fn update(
         net: &Network,
@@ -122,12 +107,12 @@ mod scalar {
     ) {
         *out = *parent;
         for &r in removed {
-            for (a, &w) in out.iter_mut().zip(ft_row(net, r)) {
+            for (a, &w) in out.iter_mut().zip(net.row(r)) {
                 *a = a.wrapping_sub(w);
             }
         }
         for &i in added {
-            for (a, &w) in out.iter_mut().zip(ft_row(net, i)) {
+            for (a, &w) in out.iter_mut().zip(net.row(i)) {
                 *a = a.wrapping_add(w);
             }
         }
@@ -177,7 +162,7 @@ mod scalar {
 /// AVX2: 32 bytes or 16 `i16` at a time.
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
-    use super::{HALF, L1, L2, Network, ft_row};
+    use super::{HALF, L1, L2, Network};
     use std::arch::x86_64::{
         __m256i, _mm_add_epi32, _mm_cvtsi128_si32, _mm_shuffle_epi32, _mm256_add_epi16, _mm256_add_epi32,
         _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_hadd_epi32, _mm256_loadu_si256, _mm256_madd_epi16,
@@ -213,14 +198,14 @@ mod avx2 {
             *a = unsafe { load(parent.as_ptr().add(16 * c)) };
         }
         for &r in removed {
-            let row = ft_row(net, r);
+            let row = net.row(r);
             for (c, a) in acc.iter_mut().enumerate() {
                 // SAFETY: as above, `row` holds HALF `i16`.
                 *a = _mm256_sub_epi16(*a, unsafe { load(row.as_ptr().add(16 * c)) });
             }
         }
         for &i in added {
-            let row = ft_row(net, i);
+            let row = net.row(i);
             for (c, a) in acc.iter_mut().enumerate() {
                 // SAFETY: as above, `row` holds HALF `i16`.
                 *a = _mm256_add_epi16(*a, unsafe { load(row.as_ptr().add(16 * c)) });

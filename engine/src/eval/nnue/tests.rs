@@ -1,8 +1,8 @@
 //! The fast paths against the reference: every kernel against [`Network::evaluate`] on random
-//! positions and networks, and the incremental accumulators against a refresh after random
-//! sequences of moves, null moves and take-backs.
+//! positions and nets of both shapes, and the incremental accumulators against a refresh after
+//! random sequences of moves, null moves and take-backs.
 
-use super::network::{self, HALF};
+use super::network::{DEFAULT_FV_SCALE, HALF};
 use super::*;
 use proptest::prelude::*;
 use soppo_core::rng::SplitMix64;
@@ -25,9 +25,9 @@ const STARTS: [&str; 8] = [
 
 /// A network whose weights span their whole types: accumulators wrap round `i16`, the
 /// activations are mostly clipped at 0 or 127, and `maddubs` sees −128 weights.
-fn extreme_net(seed: u64) -> Network {
+fn extreme_net(features: Features, seed: u64) -> Network {
     let mut rng = SplitMix64::new(seed);
-    let mut net = Network::zeroed();
+    let mut net = Network::zeroed(features);
     let mut any = || rng.next_u64();
     net.ft_bias.iter_mut().for_each(|b| *b = any() as i16);
     net.ft_weights.iter_mut().for_each(|w| *w = any() as i16);
@@ -40,14 +40,13 @@ fn extreme_net(seed: u64) -> Network {
     net
 }
 
-/// The networks the tests use: random ones of small weights, extreme ones, the trainer's
-/// test network.
+/// The nets the tests use: random ones of small weights and extreme ones, of both shapes.
 static NETS: LazyLock<Vec<Arc<Network>>> = LazyLock::new(|| {
     vec![
-        Arc::new(random_net(1)),
-        Arc::new(network::random_network(7)),
-        Arc::new(extreme_net(3)),
-        Arc::new(extreme_net(4)),
+        Arc::new(random_net(Features::KP, 1)),
+        Arc::new(random_net(Features::HalfKP, 7)),
+        Arc::new(extreme_net(Features::KP, 3)),
+        Arc::new(extreme_net(Features::HalfKP, 4)),
     ]
 });
 
@@ -105,7 +104,7 @@ fn walk(net: &Arc<Network>, sfen: &str, choices: &[u64], seen: &mut Seen) {
     let mut pos = Position::from_sfen(sfen).unwrap();
     let mut stacks: Vec<AccumulatorStack> = Kernel::available()
         .into_iter()
-        .map(|k| AccumulatorStack::new(Arc::clone(net), k))
+        .map(|k| AccumulatorStack::new(Arc::clone(net), k, DEFAULT_FV_SCALE))
         .collect();
     for s in &mut stacks {
         s.reset(&pos);
@@ -149,11 +148,17 @@ fn walk(net: &Arc<Network>, sfen: &str, choices: &[u64], seen: &mut Seen) {
         if choice % 3 == 0 {
             continue;
         }
-        let reference = net.evaluate(&pos);
+        let reference = net.evaluate(&pos, DEFAULT_FV_SCALE);
         let acc = Accumulator::refresh(net, &pos);
         for s in &mut stacks {
             let kernel = s.kernel();
-            assert_eq!(s.current(), &acc, "{} accumulator in {}", kernel.name(), pos.to_sfen());
+            assert_eq!(
+                s.current(&pos),
+                &acc,
+                "{} accumulator in {}",
+                kernel.name(),
+                pos.to_sfen()
+            );
             assert_eq!(
                 s.evaluate(&pos),
                 reference,
@@ -213,10 +218,11 @@ fn every_kernel_equals_the_reference_on_random_positions() {
     let mut rng = SplitMix64::new(9);
     let mut checked = 0;
     for seed in 0..6u64 {
+        let features = Features::ALL[(seed / 2) as usize % 2];
         let net = if seed % 2 == 0 {
-            random_net(100 + seed)
+            random_net(features, 100 + seed)
         } else {
-            extreme_net(100 + seed)
+            extreme_net(features, 100 + seed)
         };
         for sfen in STARTS {
             let mut pos = Position::from_sfen(sfen).unwrap();
@@ -249,7 +255,7 @@ fn every_kernel_equals_the_reference_on_random_positions() {
 #[test]
 fn every_kernel_equals_the_reference_on_arbitrary_accumulators() {
     let mut rng = SplitMix64::new(11);
-    let nets = [random_net(5), extreme_net(6), network::random_network(8)];
+    let nets = [random_net(Features::KP, 5), extreme_net(Features::KP, 6)];
     for net in &nets {
         for round in 0..300 {
             let mut acc = [[0i16; HALF]; 2];
@@ -272,14 +278,14 @@ fn every_kernel_equals_the_reference_on_arbitrary_accumulators() {
 /// The kernels' updates against each other and the scalar sum, on extreme rows.
 #[test]
 fn every_kernel_updates_alike() {
-    let net = extreme_net(12);
+    let net = extreme_net(Features::HalfKP, 12);
     let mut rng = SplitMix64::new(13);
     for _ in 0..500 {
         let mut parent = [0i16; HALF];
         for a in &mut parent {
             *a = rng.next_u64() as i16;
         }
-        let pick = |rng: &mut SplitMix64| rng.below(features::INPUTS as u64) as usize;
+        let pick = |rng: &mut SplitMix64| rng.below(net.features.inputs() as u64) as usize;
         let removed: Vec<usize> = (0..rng.below(3)).map(|_| pick(&mut rng)).collect();
         let added: Vec<usize> = (0..rng.below(3)).map(|_| pick(&mut rng)).collect();
         let mut expected = parent;
@@ -307,32 +313,59 @@ fn the_machine_running_the_tests_is_tested_with_avx2_where_it_has_it() {
 }
 
 #[test]
-fn an_embedded_network_reads() {
-    if let Some(net) = embedded() {
-        assert!(net.is_ok(), "the embedded network does not read: {net:?}");
-    }
-}
-
-#[test]
-fn files_that_are_missing_too_long_or_no_network_are_refused() {
+fn files_that_are_missing_too_long_or_no_net_are_refused() {
     let dir = std::env::temp_dir().join(format!("soppo-nnue-load-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let missing = dir.join("missing.nnue");
+    let missing = dir.join("missing.bin");
     assert!(matches!(load(&missing), Err(LoadError::Io(_))));
-    let net = random_net(2);
-    let good = dir.join("good.nnue");
+    let net = random_net(Features::KP, 2);
+    let good = dir.join("good.bin");
     std::fs::write(&good, net.to_bytes()).unwrap();
-    assert_eq!(load(&good).unwrap(), net);
+    assert!(load(&good).unwrap() == net);
     let mut long = net.to_bytes();
     long.extend_from_slice(&[0; 5000]);
-    let long_path = dir.join("long.nnue");
+    let long_path = dir.join("long.bin");
     std::fs::write(&long_path, long).unwrap();
     assert!(matches!(
         load(&long_path),
-        Err(LoadError::Network(NetworkError::TrailingBytes { extra: 5000 }))
+        Err(LoadError::Format(FormatError::Size { .. }))
+    ));
+    let empty = dir.join("empty.bin");
+    std::fs::write(&empty, b"").unwrap();
+    assert!(matches!(
+        load(&empty),
+        Err(LoadError::Format(FormatError::TooShort { len: 0 }))
     ));
     assert!(matches!(load(&dir), Err(LoadError::NotAFile)));
     #[cfg(unix)]
     assert!(matches!(load(Path::new("/dev/zero")), Err(LoadError::NotAFile)));
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A random net of either shape gives positions distinct values (its layers do not saturate),
+/// so that comparing values with the reference compares something.
+#[test]
+fn random_nets_give_distinct_values() {
+    let mut rng = SplitMix64::new(21);
+    for features in Features::ALL {
+        let net = random_net(features, 5);
+        let mut values = std::collections::HashSet::new();
+        let mut n = 0;
+        for sfen in STARTS {
+            let mut pos = Position::from_sfen(sfen).unwrap();
+            for _ in 0..40 {
+                values.insert(net.evaluate(&pos, DEFAULT_FV_SCALE));
+                n += 1;
+                let Some(m) = random_move(&pos, rng.next_u64()) else {
+                    break;
+                };
+                pos.do_move(m);
+            }
+        }
+        assert!(
+            values.len() * 10 >= n * 9,
+            "{features:?}: {} distinct of {n}",
+            values.len()
+        );
+    }
 }
