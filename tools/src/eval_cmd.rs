@@ -3,8 +3,8 @@
 
 use anyhow::Context;
 use soppo_core::Position;
-use soppo_engine::eval::features::{counts, evaluate_with};
-use soppo_engine::eval::params::{DEFAULT_PARAMS, FINE, NUM_PARAMS, param_name};
+use soppo_engine::eval::classic::features::{counts, evaluate_with};
+use soppo_engine::eval::classic::params::{DEFAULT_PARAMS, FINE, NUM_PARAMS, param_name};
 
 /// One group's share of the evaluation, in centipawns, and its largest single terms.
 struct Group {
@@ -45,9 +45,10 @@ pub fn run(sfen: &str, top: usize) -> anyhow::Result<()> {
 /// The hidden layer's share of the evaluation: the whole evaluation less the linear sum
 /// (zero in a build without a network).
 fn network_share(pos: &Position) -> i32 {
-    match &*soppo_engine::eval::net::NET {
+    match &*soppo_engine::eval::classic::net::NET {
         Some(net) => {
-            soppo_engine::eval::net::evaluate_with(pos, &DEFAULT_PARAMS, net) - evaluate_with(pos, &DEFAULT_PARAMS)
+            soppo_engine::eval::classic::net::evaluate_with(pos, &DEFAULT_PARAMS, net)
+                - evaluate_with(pos, &DEFAULT_PARAMS)
         }
         None => 0,
     }

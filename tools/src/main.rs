@@ -27,7 +27,7 @@ mod tsume_cmd;
 
 use clap::{ArgGroup, Args, Parser, Subcommand};
 use soppo_engine::mate::MateConfig;
-use soppo_train::{fit_mate3, gen_data, selfplay, train_net, train_nnue, tune_eval};
+use soppo_train::{fit_mate3, gen_data, selfplay, train_classic_net, train_nnue, tune_eval};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -55,8 +55,8 @@ enum Command {
     /// the new `DEFAULT_PARAMS` constant.
     TuneEval(tune_eval::Args),
     /// Train the evaluation's hidden layer on self-play games, on top of the embedded linear
-    /// weights, and write it as `engine/src/eval/net.bin`.
-    TrainNet(train_net::Args),
+    /// weights, and write it as `engine/src/eval/classic/net.bin`.
+    TrainClassicNet(train_classic_net::Args),
     /// Play the engine against itself at a fixed number of nodes a move and write the games
     /// (with the searched scores) for `tune-eval`.
     Selfplay(selfplay::Args),
@@ -182,7 +182,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::FitMate3(args) => fit_mate3::run(&args).map(|()| ExitCode::SUCCESS),
         Command::TuneEval(args) => tune_eval::run(&args).map(|()| ExitCode::SUCCESS),
-        Command::TrainNet(args) => train_net::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::TrainClassicNet(args) => train_classic_net::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Selfplay(args) => selfplay::run(&args).map(|()| ExitCode::SUCCESS),
         Command::GenData(args) => gen_data::run(&args).map(|()| ExitCode::SUCCESS),
         Command::TrainNnue(args) => train_nnue::run(&args).map(|()| ExitCode::SUCCESS),

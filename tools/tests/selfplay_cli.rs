@@ -163,11 +163,11 @@ fn varied_node_counts_part_games_from_one_opening() {
     assert_eq!(varied.len(), 8);
     assert!(distinct(&varied) >= 5, "{varied:#?}");
 
-    // And `train-net` reads such a file and writes a network of the engine's shape.
+    // And `train-classic-net` reads such a file and writes a network of the engine's shape.
     let games = TempFile::new("selfplay-varied-games.tsv", &(varied.join("\n") + "\n"));
     let net = TempFile::new("selfplay-varied-net.bin", "");
     let out = tools()
-        .arg("train-net")
+        .arg("train-classic-net")
         .arg(games.path())
         // Seed 1 puts the two openings-file lines on different sides of the split.
         .args(["--holdout", "0.5", "--epochs", "2", "--seed", "1"])
@@ -177,10 +177,10 @@ fn varied_node_counts_part_games_from_one_opening() {
         .unwrap();
     assert!(out.status.success(), "{out:?}");
     let text = stdout_of(&out);
-    assert!(last_line(&text).starts_with("train-net: "), "{text}");
+    assert!(last_line(&text).starts_with("train-classic-net: "), "{text}");
     let bytes = std::fs::read(net.path()).unwrap();
     assert_eq!(
-        soppo_engine::eval::net::Net::from_bytes(&bytes).map(|_| ()),
+        soppo_engine::eval::classic::net::Net::from_bytes(&bytes).map(|_| ()),
         Ok(()),
         "{text}"
     );

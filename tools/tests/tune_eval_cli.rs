@@ -116,7 +116,8 @@ fn only_the_named_groups_move() {
     );
     assert!(out.status.success(), "{out:?}");
     let embedded =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../engine/src/eval/weights.rs")).unwrap();
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../engine/src/eval/classic/weights.rs"))
+            .unwrap();
     let fitted = std::fs::read_to_string(written.path()).unwrap();
     // The file is one `// group` comment and then that group's lines.
     let groups = |text: &str| -> Vec<(String, String)> {

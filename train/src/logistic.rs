@@ -1,9 +1,27 @@
 //! The logistic model of the tuners: a score `x` (centipawns) predicts the result `σ(K·x)`, and
 //! a prediction is judged by its log loss.
 
-/// The logistic function.
-pub fn sigmoid(x: f64) -> f64 {
-    1.0 / (1.0 + (-x).exp())
+/// The logistic function, in `f64` or `f32`.
+pub fn sigmoid<T: Logistic>(x: T) -> T {
+    x.logistic()
+}
+
+/// The float types [`sigmoid`] takes.
+pub trait Logistic: Copy {
+    #[must_use]
+    fn logistic(self) -> Self;
+}
+
+impl Logistic for f64 {
+    fn logistic(self) -> f64 {
+        1.0 / (1.0 + (-self).exp())
+    }
+}
+
+impl Logistic for f32 {
+    fn logistic(self) -> f32 {
+        1.0 / (1.0 + (-self).exp())
+    }
 }
 
 /// Log loss (cross-entropy) of predicting `1 / (1 + exp(-k·eval))` for `target`.

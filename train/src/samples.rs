@@ -1,4 +1,4 @@
-//! Training positions from game files, for `tune-eval` and `train-net`: which positions of a
+//! Training positions from game files, for `tune-eval` and `train-classic-net`: which positions of a
 //! game are kept, what each is labelled with, and the training / held-out split.
 //!
 //! **Positions**: every position of a game after the first `skip_plies` plies (opening positions
@@ -21,24 +21,24 @@
 )]
 
 use crate::games::{NotMate, black_result, opening_key, parse_game, parse_scores};
+use crate::holdout;
 use crate::logistic::{self, log_loss, sigmoid};
 use crate::{progress, tsv};
 use anyhow::{Context, Result, ensure};
 use soppo_core::movegen::{MoveList, generate_captures};
-use soppo_core::rng::splitmix64;
 use soppo_core::{Color, Move, Position};
-use soppo_engine::eval::features::{counts, evaluate_with};
-use soppo_engine::eval::net;
-use soppo_engine::eval::params::{DEFAULT_PARAMS, NUM_PARAMS};
+use soppo_engine::eval::classic::features::{counts, evaluate_with};
+use soppo_engine::eval::classic::net;
+use soppo_engine::eval::classic::params::{DEFAULT_PARAMS, NUM_PARAMS};
 use soppo_engine::eval::{EVAL_LIMIT, board_value, material};
 use std::path::PathBuf;
 
 /// What a sample's features are.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Features {
-    /// The linear evaluation's feature counts ([`soppo_engine::eval::features::counts`]).
+    /// The linear evaluation's feature counts ([`soppo_engine::eval::classic::features::counts`]).
     Linear,
-    /// The network's inputs ([`soppo_engine::eval::net::inputs`]), with the embedded linear
+    /// The network's inputs ([`soppo_engine::eval::classic::net::inputs`]), with the embedded linear
     /// evaluation beside them.
     NetInputs,
 }
@@ -63,7 +63,7 @@ pub struct Load {
 }
 
 /// One training position: its nonzero features (linear counts in 1/16 units, see
-/// [`soppo_engine::eval::features::Counts`], or network inputs) and the result for the side to
+/// [`soppo_engine::eval::classic::features::Counts`], or network inputs) and the result for the side to
 /// move.
 pub struct Sample {
     pub features: Vec<(u16, i32)>,
@@ -167,13 +167,6 @@ pub struct LoadStats {
     pub resolved: usize,
 }
 
-/// FNV-1a hash of a string: the key of an opening in the training / held-out split.
-fn fnv1a(s: &str) -> u64 {
-    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
-
 /// Reads every game and returns (training, held-out) samples.
 pub fn load(opts: &Load, stats: &mut LoadStats) -> Result<(Vec<Sample>, Vec<Sample>)> {
     let texts = opts
@@ -225,7 +218,7 @@ pub fn load(opts: &Load, stats: &mut LoadStats) -> Result<(Vec<Sample>, Vec<Samp
             continue;
         };
         stats.games_used += 1;
-        let into = if (splitmix64(opts.seed ^ fnv1a(opening)) as f64 / u64::MAX as f64) < opts.holdout {
+        let into = if holdout::held_out(opts.seed, holdout::key(opening), opts.holdout) {
             &mut held_out
         } else {
             &mut train
@@ -353,7 +346,11 @@ mod tests {
     /// Splits a file of games like [`split_test_games`]'s and returns the numbers of training
     /// and held-out positions for seeds 1..=8, with the load statistics of each.
     fn split_sizes(text: &str) -> Vec<(usize, usize, (usize, usize, usize))> {
-        let path = std::env::temp_dir().join(format!("soppo-tune-eval-{}-{}.tsv", std::process::id(), fnv1a(text)));
+        let path = std::env::temp_dir().join(format!(
+            "soppo-tune-eval-{}-{}.tsv",
+            std::process::id(),
+            holdout::key(text)
+        ));
         std::fs::write(&path, text).unwrap();
         let sizes = (1..=8)
             .map(|seed| {

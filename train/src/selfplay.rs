@@ -76,6 +76,11 @@ pub struct Args {
     /// (centipawns) is drawn again (up to ten times, then the cut opening is used as it is).
     #[arg(long, value_name = "CP", default_value_t = 300)]
     pub random_balance: i32,
+    /// Evaluate with the classic evaluation's linear sum alone, without its network: the games
+    /// a new network is trained on from scratch, whose scores then owe nothing to the network
+    /// it replaces.
+    #[arg(long)]
+    pub linear: bool,
 }
 
 /// Starts drawn after random plies before the cut opening is used as it is.
@@ -109,10 +114,12 @@ impl Winner {
     }
 }
 
-/// The search settings of every self-play search: the engine's defaults, one thread.
-fn settings() -> SearchSettings {
+/// The search settings of every self-play search: the engine's defaults, one thread, the
+/// classic evaluation's network unless `--linear`.
+fn settings(opts: &Args) -> SearchSettings {
     SearchSettings {
         threads: 1,
+        classic_net: !opts.linear,
         ..SearchSettings::default()
     }
 }
@@ -140,7 +147,7 @@ impl From<&Args> for StartRules {
             random_plies: opts.random_plies,
             random_balance: opts.random_balance,
             nodes: opts.nodes,
-            settings: settings(),
+            settings: settings(opts),
         }
     }
 }
@@ -243,7 +250,7 @@ fn think(pos: &Position, tt: &TranspositionTable, settings: &SearchSettings, nod
 
 /// Plays game `index`; returns its output line.
 fn play(openings: &[&str], index: usize, opts: &Args, tt: &TranspositionTable) -> Result<String> {
-    let settings = settings();
+    let settings = settings(opts);
     let (mut pos, source) = start_position(openings, index, &StartRules::from(opts), tt)?;
     let start = pos.to_sfen();
     tt.clear();
@@ -393,6 +400,7 @@ mod tests {
             jitter: 0.2,
             random_plies,
             random_balance: 300,
+            linear: false,
         }
     }
 

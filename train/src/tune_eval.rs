@@ -1,6 +1,6 @@
 //! `tune-eval [GAMES…] [--skip-plies N] [--not-mate skip|side-to-move-loses] [--holdout F]
 //! [--epochs N] [--lr X] [--l2 X] [--l2-kp X] [--seed N] [--all-positions]`: logistic ("Texel") tuning of
-//! the evaluation's weights ([`soppo_engine::eval::params`]) on game results.
+//! the evaluation's weights ([`soppo_engine::eval::classic::params`]) on game results.
 //!
 //! **Input**: game files ([`crate::games`]): `games_lishogi500.tsv` of the shared data by
 //! default, self-play games as `selfplay` writes them. A game's result is read from its ending
@@ -17,13 +17,14 @@
 //! pull towards the embedded weights. The material weights stay fixed unless
 //! `--tune-material`: they anchor the scale the search's margins are written in. The losses
 //! before and after are those of the integer weights as the engine uses them; the new
-//! `DEFAULT_PARAMS` constant is printed ready to paste into `engine/src/eval/params.rs`.
+//! `DEFAULT_PARAMS` constant is printed ready to paste into `engine/src/eval/classic/params.rs`.
 
 #![allow(
     clippy::cast_precision_loss,
     reason = "position counts and evaluations far below 2^52"
 )]
 
+use crate::adam::{Moments, Step};
 use crate::games::NotMate;
 use crate::logistic::{self, log_loss, sigmoid};
 use crate::progress;
@@ -31,7 +32,7 @@ use crate::samples::{self, Features, LoadStats, Sample};
 use crate::shared_data;
 use anyhow::{Context, Result, ensure};
 use soppo_engine::eval::EVAL_LIMIT;
-use soppo_engine::eval::params::{
+use soppo_engine::eval::classic::params::{
     DEFAULT_PARAMS, FINE, HAND, KING_DANGER, KP_OWN, NUM_PARAMS, Params, is_fine, is_used, param_name,
 };
 use std::path::PathBuf;
@@ -83,7 +84,7 @@ pub struct Args {
     /// N moves (N = 1: the position's own score).
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub score_horizon: usize,
-    /// Also write the new weights to this file (normally `engine/src/eval/weights.rs`).
+    /// Also write the new weights to this file (normally `engine/src/eval/classic/weights.rs`).
     #[arg(long, value_name = "FILE")]
     pub write: Option<PathBuf>,
     /// Tune only these parameter groups (comma-separated names as the printed constant has
@@ -162,8 +163,7 @@ fn fit_k(samples: &[Sample], params: &Params) -> f64 {
 fn optimise(train: &[Sample], start: &Params, k: f64, opts: &Args) -> Params {
     let w0: Vec<f64> = start.0.iter().map(|&v| f64::from(v)).collect();
     let mut w = w0.clone();
-    let (mut m, mut v) = (vec![0.0; NUM_PARAMS], vec![0.0; NUM_PARAMS]);
-    let (beta1, beta2, eps) = (0.9, 0.999, 1e-8);
+    let mut moments = Moments::<f64>::new(NUM_PARAMS);
     let n = train.len().max(1) as f64;
     let bar = progress::counted(opts.epochs as u64, "tuning");
     for epoch in 1..=opts.epochs {
@@ -183,17 +183,14 @@ fn optimise(train: &[Sample], start: &Params, k: f64, opts: &Args) -> Params {
                 grad[i as usize] += g * f64::from(c);
             }
         }
-        let t = epoch as i32;
+        let step = Step::new(epoch as u64, opts.lr, 0.0);
         for i in (0..NUM_PARAMS).filter(|&i| opts.tunes(i)) {
             let g = grad[i] + 2.0 * opts.l2_of(i) * (w[i] - w0[i]);
-            m[i] = beta1 * m[i] + (1.0 - beta1) * g;
-            v[i] = beta2 * v[i] + (1.0 - beta2) * g * g;
-            let m_hat = m[i] / (1.0 - beta1.powi(t));
-            let v_hat = v[i] / (1.0 - beta2.powi(t));
             // The step is in centipawns for every weight: a weight in 1/16 centipawn takes
             // sixteen times the step of one in centipawns.
             let lr = if is_fine(i) { opts.lr } else { opts.lr / f64::from(FINE) };
-            w[i] -= lr * m_hat / (v_hat.sqrt() + eps);
+            step.with_lr(lr)
+                .update(&mut w[i], g, &mut moments.m[i], &mut moments.v[i]);
         }
     }
     bar.finish_and_clear();
@@ -204,11 +201,11 @@ fn optimise(train: &[Sample], start: &Params, k: f64, opts: &Args) -> Params {
     out
 }
 
-/// The text of `engine/src/eval/weights.rs` holding `params`.
+/// The text of `engine/src/eval/classic/weights.rs` holding `params`.
 fn weights_file(params: &Params) -> String {
     format!(
         "//! The embedded evaluation weights (see `params.rs` for the layout); `soppo-tools tune-eval\n\
-         //! --write engine/src/eval/weights.rs` rewrites this file.\n\n\
+         //! --write engine/src/eval/classic/weights.rs` rewrites this file.\n\n\
          use super::params::Params;\n\n\
          // Fitted by `soppo-tools tune-eval` (docs/EVAL.md says on what data and how).\n{}",
         params.to_rust_const()

@@ -135,6 +135,9 @@ pub struct SearchSettings {
     pub kernel: Option<Kernel>,
     /// `FV_SCALE`: the net's output sum per unit of value.
     pub fv_scale: i32,
+    /// Whether the classic evaluation adds its network to its linear sum (always, but for the
+    /// self-play that trains a new network from the linear sum alone: `selfplay --linear`).
+    pub classic_net: bool,
 }
 
 impl SearchSettings {
@@ -153,6 +156,7 @@ impl SearchSettings {
         network: None,
         kernel: None,
         fv_scale: DEFAULT_FV_SCALE,
+        classic_net: true,
     };
 }
 
@@ -359,7 +363,8 @@ impl<'a, 'b> Searcher<'a, 'b> {
     fn evaluate(&mut self, pos: &Position) -> i32 {
         match &mut self.nnue {
             Some(stack) => stack.evaluate(pos).clamp(-EVAL_LIMIT, EVAL_LIMIT),
-            None => crate::eval::evaluate(pos),
+            None if self.shared.settings.classic_net => crate::eval::evaluate(pos),
+            None => crate::eval::classic::evaluate_linear(pos),
         }
     }
 

@@ -35,11 +35,13 @@ pub mod expand;
 pub mod model;
 pub mod quantize;
 
+use crate::holdout;
+use crate::logistic::sigmoid;
 use crate::nnue_data::{self, Record};
 use crate::progress;
 use anyhow::{Context, Result, ensure};
 use model::OUTPUT_CP;
-use model::{Adam, Grad, Loss, Model, Scratch, Shape, sigmoid};
+use model::{Adam, Grad, Loss, Model, Scratch, Shape};
 use soppo_core::rng::{SplitMix64, splitmix64};
 use soppo_core::{PackedPosition, Position};
 use soppo_engine::eval::nnue::Features;
@@ -426,10 +428,7 @@ pub fn teacher_target(r: &Record, teacher: Teacher, lambda: f32, k: f32) -> Resu
 
 /// Whether game `game` of the `file`-th data file is held out.
 fn held_out(seed: u64, file: usize, game: u32, share: f64) -> bool {
-    let r = splitmix64(seed ^ splitmix64(((file as u64) << 32) | u64::from(game)) ^ 0x484F_4C44);
-    #[allow(clippy::cast_precision_loss, reason = "53 bits, exact")]
-    let u = (r >> 11) as f64 / (1u64 << 53) as f64;
-    u < share
+    holdout::held_out(seed, ((file as u64) << 32) | u64::from(game), share)
 }
 
 /// The training and held-out positions of the data files.

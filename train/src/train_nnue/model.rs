@@ -16,6 +16,8 @@
 //! reaches) would, densely, keep moving on its stale momentum for thousands of steps after its
 //! last gradient, a drift towards the weight limits that the data never asked for.
 
+use crate::adam::Step;
+use crate::logistic::sigmoid;
 use soppo_core::rng::SplitMix64;
 use soppo_engine::eval::nnue::Features;
 use soppo_engine::eval::nnue::network::{DEFAULT_FV_SCALE, FT_WEIGHT_LIMIT, HALF, L1, L2, OUTPUT_SCALE, WEIGHT_LIMIT};
@@ -373,32 +375,12 @@ impl Loss {
     }
 }
 
-/// The logistic function.
-pub fn sigmoid(x: f32) -> f32 {
-    1.0 / (1.0 + (-x).exp())
-}
-
 /// Adam's state: first and second moments and the step count.
 #[derive(Clone, Debug)]
 pub struct Adam {
     pub m: Model,
     pub v: Model,
     pub step: u64,
-}
-
-const BETA1: f32 = 0.9;
-const BETA2: f32 = 0.999;
-const EPSILON: f32 = 1e-8;
-
-/// One Adam update of the parameters `p` with gradient `g` (times `scale`).
-#[inline]
-fn adam_update(p: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [f32], scale: f32, lr_t: f32) {
-    for (((p, &g), m), v) in p.iter_mut().zip(g).zip(m.iter_mut()).zip(v.iter_mut()) {
-        let g = g * scale;
-        *m = BETA1 * *m + (1.0 - BETA1) * g;
-        *v = BETA2 * *v + (1.0 - BETA2) * g * g;
-        *p -= lr_t * *m / (v.sqrt() + EPSILON);
-    }
 }
 
 impl Adam {
@@ -415,19 +397,16 @@ impl Adam {
     /// weights to the quantization limits after.
     pub fn step(&mut self, model: &mut Model, g: &Grad, scale: f32, lr: f32) {
         self.step += 1;
-        let t = self.step.min(i32::MAX as u64) as i32;
-        // The bias corrections folded into the step size (the usual form of Adam).
-        let lr_t = lr * (1.0 - BETA2.powi(t)).sqrt() / (1.0 - BETA1.powi(t));
+        let step = Step::new(self.step, lr, 0.0);
         let half = model.shape.half;
         for &i in &g.rows {
             let r = i as usize * half..(i as usize + 1) * half;
-            adam_update(
+            step.update_all(
                 &mut model.ft_w[r.clone()],
                 &g.model.ft_w[r.clone()],
+                scale,
                 &mut self.m.ft_w[r.clone()],
                 &mut self.v.ft_w[r],
-                scale,
-                lr_t,
             );
         }
         let params = model.tensors_mut().into_iter().skip(1);
@@ -435,7 +414,7 @@ impl Adam {
         let ms = self.m.tensors_mut().into_iter().skip(1);
         let vs = self.v.tensors_mut().into_iter().skip(1);
         for (((p, g), m), v) in params.zip(grads).zip(ms).zip(vs) {
-            adam_update(p, g, m, v, scale, lr_t);
+            step.update_all(p, g, scale, m, v);
         }
         model.clip_rows(&g.rows);
     }

@@ -1,5 +1,5 @@
 //! The embedded evaluation weights (see `params.rs` for the layout); `soppo-tools tune-eval
-//! --write engine/src/eval/weights.rs` rewrites this file.
+//! --write engine/src/eval/classic/weights.rs` rewrites this file.
 
 use super::params::Params;
 

@@ -1,6 +1,6 @@
-//! `train-net GAMES… [--epochs N] [--batch N] [--lr X] [--weight-decay X] [--threads N]
+//! `train-classic-net GAMES… [--epochs N] [--batch N] [--lr X] [--weight-decay X] [--threads N]
 //! [--init FILE] [--write FILE]`: trains the evaluation's hidden layer
-//! ([`soppo_engine::eval::net`]) on self-play games, on top of the embedded linear weights,
+//! ([`soppo_engine::eval::classic::net`]) on self-play games, on top of the embedded linear weights,
 //! which stay as they are.
 //!
 //! The positions, the labels (results blended with the searched scores averaged over the next
@@ -19,16 +19,17 @@
     reason = "sample counts and feature counts far below 2^24"
 )]
 
+use crate::adam::{Moments, Step};
 use crate::games::NotMate;
 use crate::logistic::{log_loss, sigmoid};
 use crate::progress;
 use crate::samples::{self, Features, LoadStats, Sample};
 use anyhow::{Context, Result, ensure};
 use soppo_core::rng::splitmix64;
-use soppo_engine::eval::net::{HIDDEN, INPUTS, Net, ONE, OUT_SCALE};
+use soppo_engine::eval::classic::net::{HIDDEN, INPUTS, Net, ONE, OUT_SCALE};
 use std::path::PathBuf;
 
-/// The options of `train-net`.
+/// The options of `train-classic-net`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct Args {
     /// Self-play game files (with the searched-score column).
@@ -64,10 +65,10 @@ pub struct Args {
     /// Threads a batch is split over.
     #[arg(long, value_name = "N", default_value_t = 2)]
     pub threads: usize,
-    /// Where to write the network (e.g. `engine/src/eval/net.bin`).
+    /// Where to write the network (e.g. `engine/src/eval/classic/net.bin`).
     #[arg(long, value_name = "FILE")]
     pub write: Option<PathBuf>,
-    /// Start from this network (e.g. `engine/src/eval/net.bin`) instead of a zero output.
+    /// Start from this network (e.g. `engine/src/eval/classic/net.bin`) instead of a zero output.
     #[arg(long, value_name = "FILE")]
     pub init: Option<PathBuf>,
 }
@@ -269,32 +270,6 @@ impl Grad {
     }
 }
 
-/// Adam's moments for one parameter slice.
-struct Adam {
-    m: Vec<f32>,
-    v: Vec<f32>,
-}
-
-impl Adam {
-    fn new(n: usize) -> Adam {
-        Adam {
-            m: vec![0.0; n],
-            v: vec![0.0; n],
-        }
-    }
-
-    /// One step on `params` with gradient `grad` (already averaged), step number `t` ≥ 1.
-    fn step(&mut self, params: &mut [f32], grad: &[f32], t: i32, lr: f32, decay: f32) {
-        let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
-        let (c1, c2) = (1.0 - b1.powi(t), 1.0 - b2.powi(t));
-        for (((p, g), m), v) in params.iter_mut().zip(grad).zip(&mut self.m).zip(&mut self.v) {
-            *m = b1 * *m + (1.0 - b1) * g;
-            *v = b2 * *v + (1.0 - b2) * g * g;
-            *p -= lr * ((*m / c1) / ((*v / c2).sqrt() + eps) + decay * *p);
-        }
-    }
-}
-
 /// The engine's network for `model`, with inputs scaled back from −1..=1 to raw counts.
 fn quantize(model: &Model, scale: &[f32]) -> (Net, usize) {
     let mut net = Net::zero();
@@ -403,10 +378,10 @@ pub fn run(opts: &Args) -> Result<()> {
     }
     let (mut best, mut best_loss) = (model.clone(), start_held);
     let (mut adam_w, mut adam_b, mut adam_v, mut adam_c) = (
-        Adam::new(INPUTS * HIDDEN),
-        Adam::new(HIDDEN),
-        Adam::new(HIDDEN),
-        Adam::new(1),
+        Moments::new(INPUTS * HIDDEN),
+        Moments::new(HIDDEN),
+        Moments::new(HIDDEN),
+        Moments::new(1),
     );
     let mut grads: Vec<Grad> = (0..opts.threads).map(|_| Grad::new()).collect();
     let mut order: Vec<u32> = (0..data.len() as u32).collect();
@@ -441,12 +416,13 @@ pub fn run(opts: &Args) -> Result<()> {
             let n = batch.len() as f32;
             first.w.iter_mut().for_each(|g| *g /= n);
             t += 1;
-            adam_w.step(&mut model.w, &first.w, t, lr, opts.weight_decay as f32);
+            let step = Step::new(t, lr, 0.0);
+            adam_w.step(&Step::new(t, lr, opts.weight_decay as f32), &mut model.w, &first.w);
             let (gb, gv) = (first.b.map(|g| g / n), first.v.map(|g| g / n));
-            adam_b.step(&mut model.b, &gb, t, lr, 0.0);
-            adam_v.step(&mut model.v, &gv, t, lr, 0.0);
+            adam_b.step(&step, &mut model.b, &gb);
+            adam_v.step(&step, &mut model.v, &gv);
             let mut c = [model.c];
-            adam_c.step(&mut c, &[first.c / n], t, lr, 0.0);
+            adam_c.step(&step, &mut c, &[first.c / n]);
             model.c = c[0];
         }
         bar.finish_and_clear();
@@ -476,7 +452,7 @@ pub fn run(opts: &Args) -> Result<()> {
         println!("network written to {}", path.display());
     }
     println!(
-        "train-net: {} positions, K {k:.6}, held-out loss {int_zero:.5} (linear) -> {int_net:.5} (with the network, integers)",
+        "train-classic-net: {} positions, K {k:.6}, held-out loss {int_zero:.5} (linear) -> {int_net:.5} (with the network, integers)",
         data.len() + held.len()
     );
     Ok(())
@@ -542,7 +518,7 @@ mod tests {
 
     #[test]
     fn a_network_read_back_for_further_training_quantizes_to_itself() {
-        let net = soppo_engine::eval::net::NET
+        let net = soppo_engine::eval::classic::net::NET
             .clone()
             .expect("the build embeds a network");
         // Scales as training data gives them: each input's largest count.

@@ -9,7 +9,7 @@
 //!
 //! The piece–king tables stay in the linear sum only (see [`FEATURES`]).
 //!
-//! The network is trained by `soppo-tools train-net` on the residual of the embedded linear
+//! The network is trained by `soppo-tools train-classic-net` on the residual of the embedded linear
 //! weights and embedded as `net.bin` (format in [`Net::from_bytes`]). Inference is integer
 //! arithmetic, so every machine gets the same evaluation and the same `bench`.
 

@@ -1,6 +1,8 @@
 use super::features::{counts, evaluate_with};
 use super::params::{self, DEFAULT_PARAMS, FINE, NUM_PARAMS, Params};
 use super::*;
+use crate::eval::{board_value, hand_value, material};
+use soppo_core::PieceKind;
 
 /// One SFEN rank with its squares in reverse order; a `+` stays in front of the letter it
 /// promotes.
