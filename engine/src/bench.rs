@@ -4,7 +4,7 @@
 //! ([`run_with_settings`]), which measures the network's speed (its node count is another).
 
 use crate::eval::Evaluation;
-use crate::eval::nnue::{Kernel, Network};
+use crate::eval::nnue::{AccumulatorStats, Kernel, Network};
 use crate::search::{self, Limits, SearchControl, SearchEvent, SearchSettings};
 use crate::tt::TranspositionTable;
 use soppo_core::Position;
@@ -61,6 +61,7 @@ pub fn bench_settings(threads: u32, nnue: Option<(Arc<Network>, Kernel)>) -> Sea
 pub fn run_with_settings(depth: u32, settings: &SearchSettings) -> String {
     let mut report = String::new();
     let mut total = 0u64;
+    let mut accumulators = AccumulatorStats::default();
     let start = Instant::now();
     for (i, sfen) in POSITIONS.iter().enumerate() {
         let Ok(pos) = Position::from_sfen(sfen) else { continue };
@@ -72,10 +73,13 @@ pub fn run_with_settings(depth: u32, settings: &SearchSettings) -> String {
         };
         let mut nodes = 0;
         let t = Instant::now();
-        search::run(0, pos, &tt, &control, &limits, settings, &mut |e| {
-            if let SearchEvent::Info(_, info) = e {
-                nodes = nodes.max(info.nodes);
+        search::run(0, pos, &tt, &control, &limits, settings, &mut |e| match e {
+            SearchEvent::Info(_, info) => nodes = nodes.max(info.nodes),
+            SearchEvent::Accumulators(_, s) => {
+                accumulators.updates += s.updates;
+                accumulators.refreshes += s.refreshes;
             }
+            _ => {}
         });
         total += nodes;
         let _ = writeln!(
@@ -84,6 +88,16 @@ pub fn run_with_settings(depth: u32, settings: &SearchSettings) -> String {
             i + 1,
             POSITIONS.len(),
             t.elapsed().as_millis()
+        );
+    }
+    if accumulators != AccumulatorStats::default() {
+        let all = (accumulators.updates + accumulators.refreshes).max(1);
+        #[allow(clippy::cast_precision_loss, reason = "a percentage")]
+        let share = 100.0 * accumulators.refreshes as f64 / all as f64;
+        let _ = writeln!(
+            report,
+            "NNUE accumulators (main thread): {} perspectives updated, {} refreshed ({:.2} %)",
+            accumulators.updates, accumulators.refreshes, share
         );
     }
     let micros = start.elapsed().as_micros().max(1) as u64;

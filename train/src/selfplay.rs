@@ -226,7 +226,7 @@ pub(crate) fn search_once(
     search::run(0, pos.clone(), tt, &control, limits, settings, &mut |e| match e {
         SearchEvent::Info(_, info) => score = Some(info.score),
         SearchEvent::Done(_, d, _) => decision = d,
-        SearchEvent::ThreadsShort { .. } => {}
+        SearchEvent::ThreadsShort { .. } | SearchEvent::Accumulators(..) => {}
     });
     (decision, score)
 }

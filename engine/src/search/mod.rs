@@ -33,7 +33,7 @@ pub mod tunables;
 
 pub use limits::{Budget, Limits, SearchControl};
 
-use crate::eval::nnue::{AccumulatorStack, DEFAULT_FV_SCALE, Kernel, Network};
+use crate::eval::nnue::{AccumulatorStack, AccumulatorStats, DEFAULT_FV_SCALE, Kernel, Network};
 use crate::eval::{EVAL_LIMIT, Evaluation};
 use crate::tt::{NO_EVAL, TranspositionTable};
 pub use history::Histories;
@@ -106,6 +106,9 @@ pub enum SearchEvent {
         started: usize,
         why: String,
     },
+    /// How the main thread's net accumulators were computed (a search with a net), just
+    /// before `Done`: for the measurements.
+    Accumulators(u64, AccumulatorStats),
     Done(u64, Decision, Option<SearchInfo>),
 }
 
@@ -273,7 +276,7 @@ pub fn run_keeping(
     let can_declare = !limits.hold_answer && pos.can_declare_win(settings.entering_king_rule);
     let mut tables = histories.take(threads).into_iter();
     let main_table = tables.next().unwrap_or_else(History::new);
-    let (decision, last) = std::thread::scope(|scope| {
+    let ((decision, last), accumulators) = std::thread::scope(|scope| {
         let mut helpers = Vec::new();
         let mut refused = None;
         for (index, table) in (1..threads).zip(tables) {
@@ -310,12 +313,16 @@ pub fn run_keeping(
         let result = main.iterate(&mut p, start, &mut |info| report(SearchEvent::Info(id, info)));
         shared.done.store(true, Ordering::Relaxed);
         let answer = main.decide(can_declare, result);
+        let accumulators = main.nnue.as_ref().map(AccumulatorStack::stats);
         // The tables go back before the answer does, so the next search finds them.
         let mut kept = vec![main.hist];
         kept.extend(helpers.into_iter().filter_map(|h| h.join().ok()));
         histories.put_back(kept);
-        answer
+        (answer, accumulators)
     });
+    if let Some(stats) = accumulators {
+        report(SearchEvent::Accumulators(id, stats));
+    }
     report(SearchEvent::Done(id, decision, last));
 }
 
