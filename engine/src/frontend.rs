@@ -62,13 +62,13 @@ pub fn read_commands(mut input: impl BufRead, commands: &Sender<Command>, curren
     let _ = commands.send(Command::Eof);
 }
 
-/// One input line as text: UTF-8 when it is valid UTF-8, else Shift_JIS (CP932, as a GUI on
+/// One input line as text: UTF-8 when it is valid UTF-8, else `Shift_JIS` (CP932, as a GUI on
 /// Japanese Windows sends a folder name such as `C:\将棋\評価関数` in the ANSI code page),
 /// else UTF-8 with U+FFFD for the bytes that are neither.
 ///
-/// UTF-8 is tried first: Japanese text in Shift_JIS is rarely valid UTF-8 (a lead byte
+/// UTF-8 is tried first: Japanese text in `Shift_JIS` is rarely valid UTF-8 (a lead byte
 /// 0x81–0x9F is a UTF-8 continuation byte, and a trail byte below 0x80 cannot follow a UTF-8
-/// lead byte), so a Shift_JIS line seldom passes for UTF-8.
+/// lead byte), so a `Shift_JIS` line seldom passes for UTF-8.
 pub fn decode_line(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
     if let Ok(text) = std::str::from_utf8(bytes) {
         return text.into();
