@@ -67,9 +67,10 @@ else
     target_args=(--target "$triple")
     out=$target_dir/$triple/$profile_dir
 fi
-echo "== cargo build --locked --profile $profile ${target_args[*]} (soppo, soppo-tools)"
+echo "== cargo build --locked --profile $profile ${target_args[*]+${target_args[*]}} (soppo, soppo-tools)"
 start=$SECONDS
-cargo build --locked --profile "$profile" "${target_args[@]}" -p soppo-engine --bin soppo -p soppo-tools --bin soppo-tools
+# (${a[@]+"${a[@]}"}: an empty array under `set -u` in macOS's bash 3.2.)
+cargo build --locked --profile "$profile" ${target_args[@]+"${target_args[@]}"} -p soppo-engine --bin soppo -p soppo-tools --bin soppo-tools
 echo "built in $((SECONDS - start)) s"
 
 version=$(cargo metadata --no-deps --format-version 1 --locked |

@@ -9,7 +9,9 @@
 # Skipped with a message where MinGW-w64 or Wine is missing and cannot be installed (it tries
 # `apt-get install gcc-mingw-w64-x86-64 wine64` as root or with sudo; SOPPO_WINDOWS_APT=0 stops
 # that), or where the Rust target x86_64-pc-windows-gnu cannot be added. Set
-# SOPPO_WINDOWS_SKIP=<reason> to skip it. Needs the venv of .ci/clients.sh (made here if absent)
+# SOPPO_WINDOWS_SKIP=<reason> to skip it; SOPPO_WINDOWS_UNIT=1 also runs the engine's unit
+# tests under Wine; SOPPO_WINDOWS_GAMES (default 2) sets the match's length;
+# SOPPO_WINDOWS_NET another nn.bin. Needs the venv of .ci/clients.sh (made here if absent)
 # and builds target/release/soppo (already built by .ci/bench.sh in .ci/run).
 # Wine is not Windows: bcryptprimitives.dll, which Rust's standard library needs and Wine 8
 # lacks, is stood in for by .ci/wine/processprng.c, built here beside the unzipped soppo.exe and
@@ -107,6 +109,14 @@ export LC_ALL=C.UTF-8
 prefix_start=$SECONDS
 "$wine" wineboot -i >/dev/null 2>&1 || true
 echo "wineboot: $((SECONDS - prefix_start)) s ($WINEPREFIX)"
+
+if [ "${SOPPO_WINDOWS_UNIT:-0}" = 1 ]; then
+    # Opt-in (about 2 minutes of build and 1.5 of run on two cores): the engine's unit tests,
+    # the Windows path forms of paths.rs among them, built for Windows and run under Wine.
+    echo "== windows: the engine's unit tests under Wine"
+    CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUNNER=$root/.ci/wine/run.sh WINE=$wine \
+        cargo test --target "$triple" -p soppo-engine --lib
+fi
 
 echo "== windows: soppo.exe under Wine (tests/clients/wine_check.py)"
 workdir=$out/cwd
