@@ -210,6 +210,9 @@ def main():
     shutil.rmtree(stage, ignore_errors=True)
     os.makedirs(stage)
 
+    when = archive_time()
+    # binutils writes SOURCE_DATE_EPOCH, not the time of day, into a stripped PE's header.
+    os.environ["SOURCE_DATE_EPOCH"] = str(when)
     names = []
     for binary in args.binary:
         if not os.path.isfile(binary):
@@ -232,7 +235,7 @@ def main():
         f.write(third_party_licences(args.triple, names))
 
     path = os.path.join(args.dist, args.name + "." + args.format)
-    pack(stage, args.name, args.format, path, archive_time())
+    pack(stage, args.name, args.format, path, when)
     with open(path, "rb") as f:
         digest = hashlib.sha256(f.read()).hexdigest()
     with open(path + ".sha256", "w") as f:
