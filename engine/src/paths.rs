@@ -47,6 +47,33 @@ mod tests {
         assert_eq!(resolve_from(Some(base), ""), Path::new("/opt/soppo/"));
     }
 
+    /// Windows' forms of a path (run under Wine by `.ci/windows.sh`, or on Windows).
+    #[cfg(windows)]
+    #[test]
+    fn windows_paths_with_drives_backslashes_unc_and_japanese_names() {
+        let base = Path::new(r"C:\Program Files\ソッポ 0.1");
+        assert_eq!(
+            resolve_from(Some(base), "eval"),
+            Path::new(r"C:\Program Files\ソッポ 0.1\eval")
+        );
+        // A relative path with either separator stays under the base.
+        assert_eq!(
+            resolve_from(Some(base), r"nets\水匠 5"),
+            Path::new(r"C:\Program Files\ソッポ 0.1\nets\水匠 5")
+        );
+        assert!(resolve_from(Some(base), "nets/水匠 5").starts_with(base));
+        // Absolute: a drive, a UNC share, a verbatim path; and a rooted one without a drive.
+        for path in [
+            r"D:\将棋\評価 関数",
+            "d:/shogi/eval",
+            r"\\server\share\eval",
+            r"\\?\C:\eval",
+            r"\eval",
+        ] {
+            assert_eq!(resolve_from(Some(base), path), Path::new(path), "{path}");
+        }
+    }
+
     #[test]
     fn the_binary_dir_holds_the_running_test() {
         let dir = binary_dir().expect("the test binary's folder");
