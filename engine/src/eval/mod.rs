@@ -48,7 +48,7 @@ pub const fn to_centipawns(v: i32) -> i32 {
 pub const EVAL_LIMIT: i32 = 30_000;
 
 /// Centipawn value of a piece on the board (fixed material, for move ordering and exchanges;
-/// the evaluation's own, tuned material is in [`params::DEFAULT_PARAMS`]).
+/// the evaluation's own, tuned material is in [`classic::params::DEFAULT_PARAMS`]).
 pub const fn board_value(kind: PieceKind) -> i32 {
     match kind {
         PieceKind::Pawn => 90,
