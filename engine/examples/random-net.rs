@@ -1,6 +1,6 @@
 //! Writes a net of random weights in YaneuraOu's `nn.bin` format, the same for the same seed,
 //! for measuring the net's speed (`soppo bench 13 1 <file>`), trying `EvalDir`, and comparing
-//! Soppo's values with the reference's (`tools/scripts/nnue_compare.py`):
+//! Soppo's values with the reference's (`tests/tests/nets_reference.rs`, with `SOPPO_YO_HALFKP`):
 //!
 //! ```sh
 //! cargo run --release -p soppo-engine --example random-net -- nn.bin [K_P|HalfKP] [seed]

@@ -361,6 +361,38 @@ fn bad_net_files_get_one_info_string_and_the_net_loaded_before_is_kept() {
             || format!("a folder named nn.bin: {lines:?}"),
         );
     }
+    // A huge file (sparse: a good header, then nothing up to 4 GiB) is refused by its size
+    // without being read; a named pipe is refused without waiting for a writer.
+    let huge = dir.join("huge");
+    std::fs::create_dir_all(&huge).unwrap();
+    let file = std::fs::File::create(huge.join("nn.bin")).unwrap();
+    std::io::Write::write_all(&mut &file, &good[..arch + 8]).unwrap();
+    file.set_len(4 << 30).unwrap();
+    drop(file);
+    let mut refusals = vec![(huge, "4294967296 bytes, where a K_P 256x2-32-32 net has 893917")];
+    #[cfg(unix)]
+    {
+        let fifo = dir.join("fifo");
+        std::fs::create_dir_all(&fifo).unwrap();
+        let made = std::process::Command::new("mkfifo").arg(fifo.join("nn.bin")).status();
+        if made.is_ok_and(|s| s.success()) {
+            refusals.push((fifo, "not a regular file"));
+        } else {
+            eprintln!("mkfifo did not run: the named pipe case is skipped");
+        }
+    }
+    for (folder, why) in &refusals {
+        e.send(&format!("setoption name EvalDir value {}", folder.display()));
+        let lines = e.sync();
+        let said = info_strings(&lines);
+        e.check(said.len() == 1 && said[0].contains(why), || {
+            format!("{}: not one info string saying `{why}`: {lines:?}", folder.display())
+        });
+        e.check(
+            said[0].contains(&format!("the net {} is kept", shown(&good_path))),
+            || format!("{}: the good net not kept: {lines:?}", folder.display()),
+        );
+    }
     // The kept net still evaluates as the good file does.
     let want = net.evaluate(&position(MIDGAME_ARGS), DEFAULT_FV_SCALE);
     let got = eval(&mut e, MIDGAME_ARGS);

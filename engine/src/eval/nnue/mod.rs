@@ -61,7 +61,7 @@ pub fn load(path: &Path) -> Result<Network, LoadError> {
 
 /// A net of random weights of the shape `features`, the same for the same `seed`: for the
 /// tests, the benches and the comparisons with the reference
-/// (`soppo-tools nnue-random`). Its weights are small enough that few activations saturate, so
+/// (the `random-net` example). Its weights are small enough that few activations saturate, so
 /// that positions get distinct values.
 pub fn random_net(features: Features, seed: u64) -> Network {
     let mut rng = soppo_core::rng::SplitMix64::new(seed);
