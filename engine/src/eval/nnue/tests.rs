@@ -7,7 +7,6 @@ use super::*;
 use proptest::prelude::*;
 use soppo_core::rng::SplitMix64;
 use soppo_core::{Move, PieceKind, Position};
-use std::path::Path;
 use std::sync::{Arc, LazyLock};
 
 /// Starts: the even one, the bench's middle games and endgames (pieces in hand, promoted
@@ -338,7 +337,10 @@ fn files_that_are_missing_too_long_or_no_net_are_refused() {
     ));
     assert!(matches!(load(&dir), Err(LoadError::NotAFile)));
     #[cfg(unix)]
-    assert!(matches!(load(Path::new("/dev/zero")), Err(LoadError::NotAFile)));
+    assert!(matches!(
+        load(std::path::Path::new("/dev/zero")),
+        Err(LoadError::NotAFile)
+    ));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
