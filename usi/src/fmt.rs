@@ -78,6 +78,7 @@ impl Display for GuiMessage {
             Self::Quit => f.write_str("quit"),
             Self::Display => f.write_str("d"),
             Self::Eval => f.write_str("eval"),
+            Self::Book => f.write_str("book"),
             Self::Perft(depth) => write!(f, "perft {depth}"),
             Self::Bench(args) => {
                 f.write_str("bench")?;

@@ -61,6 +61,9 @@ pub enum GuiMessage {
     /// `eval` (or `e`, as YaneuraOu spells it): print the static value of the current
     /// position (debug command).
     Eval,
+    /// `book`: print the opening book's candidates in the current position and those a move
+    /// would be drawn from (debug command).
+    Book,
 }
 
 /// The start of a `position` command.

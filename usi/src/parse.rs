@@ -262,6 +262,7 @@ fn gui_line(line: &str, strict: bool, notes: Option<&mut Vec<String>>) -> Result
         "d" => ("d", finish(args, strict, GuiMessage::Display)),
         "eval" => ("eval", finish(args, strict, GuiMessage::Eval)),
         "e" if !strict => ("e", finish(args, strict, GuiMessage::Eval)),
+        "book" => ("book", finish(args, strict, GuiMessage::Book)),
         "perft" => ("perft", perft(args, strict)),
         "bench" => ("bench", bench(args)),
         _ => return Err(ParseError::UnknownCommand(command.to_owned())),

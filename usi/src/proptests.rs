@@ -166,6 +166,7 @@ fn gui_message() -> impl Strategy<Value = GuiMessage> {
             GuiMessage::Quit,
             GuiMessage::Display,
             GuiMessage::Eval,
+            GuiMessage::Book,
         ]),
         go_params().prop_map(|mut clock| {
             // `ponderhit` carries a clock only: no `go`-only words.

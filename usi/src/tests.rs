@@ -66,6 +66,7 @@ fn simple_commands() {
         (GuiMessage::Quit, "quit"),
         (GuiMessage::Display, "d"),
         (GuiMessage::Eval, "eval"),
+        (GuiMessage::Book, "book"),
     ];
     for (message, wire) in cases {
         assert_gui_wire(&message, wire);
