@@ -38,9 +38,10 @@ one file. See README.md.
 """
 
 BOOK_NOTE = """\
-Opening books go in this folder (the `BookDir` option names another one, absolute or relative
-to soppo{exe}'s folder). This folder is found beside soppo{exe} whatever the GUI's working
-folder is. See README.md.
+Opening books go in this folder: YaneuraOu's `.db` books (user_book1.db, standard_book.db, ...).
+Set the `BookFile` option to the book's name to play from it (`no_book`, the default, plays
+without). This folder is found beside soppo{exe} whatever the GUI's working folder is; the
+`BookDir` option names another one, absolute or relative to soppo{exe}'s folder. See README.md.
 """
 
 # DLLs every x86-64 Windows from 10 on has. api-ms-win-* are API sets of the system.

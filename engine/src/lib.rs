@@ -7,6 +7,7 @@
 #![allow(rustdoc::private_intra_doc_links)]
 
 pub mod bench;
+pub mod book;
 pub mod controller;
 pub mod eval;
 pub mod frontend;

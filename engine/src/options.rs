@@ -12,6 +12,7 @@
 //! not fit the option's type or range is refused with a sentence saying why, and the option
 //! keeps its previous value.
 
+use crate::book::BookSettings;
 use crate::eval::Evaluation;
 use crate::mate::MateConfig;
 use crate::search::tunables;
@@ -43,6 +44,8 @@ pub struct Options {
     pub eval_dir: String,
     /// `EvalFile`: a net file's path; when not empty it is loaded instead of `EvalDir`'s.
     pub eval_file: String,
+    /// The book options (`USI_OwnBook`, `BookFile`, `BookDir`, `BookMoves` …).
+    pub book: BookSettings,
 }
 
 impl Default for Options {
@@ -58,6 +61,7 @@ impl Default for Options {
             mate: MateConfig::default(),
             eval_dir: DEFAULT_EVAL_DIR.to_owned(),
             eval_file: String::new(),
+            book: BookSettings::with_default_names(),
         }
     }
 }
@@ -242,6 +246,35 @@ pub const TABLE: &[OptionSpec] = &[
         },
     },
     spin!("FV_SCALE", 1, 128, search.fv_scale),
+    check!("USI_OwnBook", book.own_book),
+    OptionSpec {
+        name: "BookFile",
+        // Text, not a combo: YaneuraOu's names (`no_book`, `standard_book.db`,
+        // `user_book1.db` …) work, and so does any other file in `BookDir` or a full path.
+        field: Field::Text {
+            get: |o| &o.book.file,
+            set: |o, v| o.book.file = v,
+        },
+    },
+    OptionSpec {
+        name: "BookDir",
+        field: Field::Text {
+            get: |o| &o.book.dir,
+            set: |o, v| o.book.dir = v,
+        },
+    },
+    spin!("BookMoves", 0, 10_000, book.moves),
+    spin!("BookIgnoreRate", 0, 100, book.ignore_rate),
+    spin!("BookEvalDiff", 0, 99_999, book.eval_diff),
+    spin!("BookEvalBlackLimit", -99_999, 99_999, book.eval_black_limit),
+    spin!("BookEvalWhiteLimit", -99_999, 99_999, book.eval_white_limit),
+    spin!("BookDepthLimit", 0, 99_999, book.depth_limit),
+    check!("BookOnTheFly", book.on_the_fly),
+    check!("ConsiderBookMoveCount", book.consider_count),
+    check!("FlippedBook", book.flipped),
+    check!("IgnoreBookPly", book.ignore_ply),
+    check!("NarrowBook", book.narrow),
+    spin!("BookPvMoves", 1, 246, book.pv_moves),
 ];
 
 /// The options that choose the net: a change makes the controller load again at `isready`.
@@ -419,6 +452,14 @@ mod tests {
         assert!(o.set("FV_SCALE", Some("24")).is_ok());
         assert!(o.set("FV_SCALE", Some("0")).is_err());
         assert_eq!(o.search.fv_scale, 24);
+        assert_eq!((o.book.file.as_str(), o.book.dir.as_str()), ("no_book", "book"));
+        assert!(o.set("BookFile", Some("user_book1.db")).is_ok());
+        assert!(o.book.names_a_book());
+        assert!(o.set("BookEvalWhiteLimit", Some("-200")).is_ok());
+        assert_eq!(o.book.eval_white_limit, -200);
+        assert!(o.set("BookIgnoreRate", Some("101")).is_err());
+        assert!(o.set("flippedbook", Some("false")).is_ok());
+        assert!(!o.book.flipped);
     }
 
     /// Every option's declared default is the value the engine starts with, and setting an

@@ -34,6 +34,9 @@ from common import check
 SKIPPED = []
 
 
+START_SFEN = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
+
+
 def skip(what, why):
     SKIPPED.append("%s: %s" % (what, why))
     print("SKIPPED %s: %s" % (what, why), flush=True)
@@ -214,10 +217,17 @@ def check_session(args, folders):
     if "BookDir" not in declared:
         skip("BookDir with a Japanese folder name", "this build declares no BookDir option")
     else:
+        # A one-position book in the Japanese folder, named as YaneuraOu names user books.
+        with open(os.path.join(folders["book"], "user_book1.db"), "w", newline="\r\n") as f:
+            f.write("#YANEURAOU-DB2016 1.00\nsfen %s\n2g2f 8c8d 50 16 1\n" % START_SFEN)
         engine.set("BookDir", windows_path(folders["book"]))
+        engine.set("BookFile", "user_book1.db")
         infos = engine.isready()
-        check(not any("os error" in i for i in infos), "BookDir %s: %s" % (folders["book"], infos))
-        ok("BookDir %s: readyok, %s" % (windows_path(folders["book"]), infos or "no info string"))
+        check(any(i.startswith("book: loaded") for i in infos), "BookDir %s: %s" % (folders["book"], infos))
+        best = engine.go_depth(3)
+        check(best == "bestmove 2g2f ponder 8c8d", "the book's move from BookDir %s: %s" % (folders["book"], best))
+        ok("BookDir %s: %s, then `%s`" % (windows_path(folders["book"]), infos, best))
+        engine.set("BookFile", "no_book")
         engine.set("BookDir", "book")
         engine.isready()
 

@@ -31,20 +31,21 @@ pub(super) enum WorkerEvent {
 
 /// The answer a finished job owes, held while a ponder/infinite job waits for release.
 #[derive(Debug)]
-enum Answer {
+pub(super) enum Answer {
     Best(Decision, Option<SearchInfo>),
     Mate(MateOutcome),
 }
 
 pub(super) struct Job {
-    id: u64,
-    control: Arc<SearchControl>,
-    handle: Option<JoinHandle<()>>,
+    pub(super) id: u64,
+    pub(super) control: Arc<SearchControl>,
+    /// The worker; none for a book move.
+    pub(super) handle: Option<JoinHandle<()>>,
     /// `go ponder` or `go infinite` not yet released by `ponderhit`/`stop`.
-    held: bool,
-    /// The worker's answer, when it finished while held.
-    answer: Option<Answer>,
-    is_mate: bool,
+    pub(super) held: bool,
+    /// The worker's answer, when it finished while held (a book move's from the start).
+    pub(super) answer: Option<Answer>,
+    pub(super) is_mate: bool,
     /// `go ponder`: only this kind of job is released by `ponderhit`.
     pub(super) is_ponder: bool,
 }
@@ -68,6 +69,9 @@ impl<W: Write> Controller<W> {
         let id = self.next_id;
         self.next_id += 1;
         let go = self.with_option_limits(go);
+        if go.mate.is_none() && self.go_from_book(id, &go) {
+            return;
+        }
         let budget = if go.mate.is_some() {
             Budget::default()
         } else {
@@ -265,7 +269,7 @@ impl<W: Write> Controller<W> {
     }
 
     /// Sends the job's one answer and retires the job.
-    fn deliver(&mut self) {
+    pub(super) fn deliver(&mut self) {
         let Some(mut job) = self.job.take() else { return };
         if let Ok(mut slot) = self.current.lock() {
             *slot = None;

@@ -6,10 +6,12 @@
 //!   `ponderhit`, `gameover` and `quit` run against the worker's own end;
 //! - [`tables`]: the search's table, sized to the machine and made resident at `isready`;
 //! - [`network`]: the network of `Evaluation NNUE`, loaded from `EvalFile` at `isready`;
+//! - [`book`]: the opening book, loaded at `isready`, and `go` answered from it;
 //! - [`settings`]: from the options to what a job runs with;
 //! - [`report`]: every USI message the controller prints, made from the workers' events;
 //! - [`debug`]: the commands beyond USI (`d`, `perft`, `bench`).
 
+mod book;
 mod debug;
 mod job;
 mod network;
@@ -25,6 +27,7 @@ use crate::tt::TranspositionTable;
 use crossbeam_channel::{Receiver, Sender, select, unbounded};
 use job::{Job, WorkerEvent};
 use soppo_core::Position;
+use soppo_core::rng::SplitMix64;
 use soppo_usi::{EngineMessage, GoParams, GuiMessage, IdInfo};
 use std::io::Write;
 use std::sync::{Arc, Mutex};
@@ -72,6 +75,11 @@ pub struct Controller<W: Write> {
     threads_told: u32,
     /// The network of `Evaluation NNUE`.
     networks: network::Networks,
+    /// The opening book.
+    books: book::Books,
+    /// Draws among book moves (and `BookIgnoreRate`'s chance): seeded from the clock, so each
+    /// game may open differently.
+    rng: SplitMix64,
 }
 
 impl<W: Write> Controller<W> {
@@ -87,6 +95,8 @@ impl<W: Write> Controller<W> {
             tt_asked_mb: 0,
             threads_told: 0,
             networks: network::Networks::default(),
+            books: book::Books::default(),
+            rng: SplitMix64::new(clock_seed()),
             next_id: 1,
             job: None,
             current,
@@ -164,6 +174,7 @@ impl<W: Write> Controller<W> {
             GuiMessage::IsReady => {
                 // A search under way keeps the network it started with.
                 self.ensure_network();
+                self.ensure_book();
                 if self.job.is_none() {
                     // The table's work is done here, while the GUI waits for `readyok`: after
                     // `usinewgame` the first `go` may follow at once with the clock running.
@@ -218,7 +229,16 @@ impl<W: Write> Controller<W> {
             GuiMessage::Perft(depth) => self.perft(depth),
             GuiMessage::Bench(args) => self.bench(&args),
             GuiMessage::Eval => self.eval(),
+            GuiMessage::Book => self.book_debug(),
         }
         true
     }
+}
+
+/// A seed that differs from run to run: the clock's nanoseconds and the process id.
+fn clock_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    nanos ^ u64::from(std::process::id()).rotate_left(32)
 }

@@ -61,7 +61,8 @@ pub enum ScoreValue {
 }
 
 impl ScoreValue {
-    fn from_internal(v: i32) -> ScoreValue {
+    /// The score of an internal value (mates beyond [`MATE_BOUND`]).
+    pub fn from_internal(v: i32) -> ScoreValue {
         if v >= MATE_BOUND {
             ScoreValue::MateIn(MATE - v)
         } else if v <= -MATE_BOUND {
