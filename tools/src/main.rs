@@ -15,10 +15,15 @@
 //!   NNUE's training data from self-play, resumable;
 //! - `soppo-tools train-nnue DATA… --out NET [--epochs N] …`: trains the NNUE on it;
 //! - `soppo-tools eval "<SFEN>" [--top N]`: the static evaluation, group by group;
-//! - `soppo-tools mate-measure <MEASUREMENT> …`: measurements of the mate solver's parts.
+//! - `soppo-tools mate-measure <MEASUREMENT> …`: measurements of the mate solver's parts;
+//! - `soppo-tools makebook GAMES… --out BOOK [--min-count N] [--max-ply P] [--think --depth D]`:
+//!   a YaneuraOu `.db` opening book from game records (KIF, CSA, `startpos moves …` lines);
+//! - `soppo-tools book-stats BOOK`: loading time, memory and look-up time of a book.
 
+mod book_stats_cmd;
 mod eval_cmd;
 mod kif;
+mod makebook_cmd;
 mod mate_cmd;
 mod mate_measure;
 mod perft_cmd;
@@ -69,6 +74,11 @@ enum Command {
     Eval(EvalArgs),
     /// Measure the mate solver's parts on their own (df-pn, the exact search's super piece).
     MateMeasure(mate_measure::MeasureArgs),
+    /// Make a YaneuraOu `.db` opening book from game records (KIF, CSA, `startpos moves …`
+    /// lines), optionally with Soppo's own value and depth for each move (`--think`).
+    Makebook(makebook_cmd::Args),
+    /// Load a `.db` book as the engine does and measure loading time, memory and look-ups.
+    BookStats(book_stats_cmd::Args),
 }
 
 #[derive(Debug, Args)]
@@ -188,6 +198,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::TrainNnue(args) => train_nnue::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Eval(args) => eval_cmd::run(&args.sfen, args.top).map(|()| ExitCode::SUCCESS),
         Command::MateMeasure(args) => mate_measure::run(args),
+        Command::Makebook(args) => makebook_cmd::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::BookStats(args) => book_stats_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Perft(args) => {
             if let Some(path) = args.suite {
                 let summary = suite::run_suite(&path, args.max_nodes)?;
