@@ -3,8 +3,8 @@
 //! replay that checks each record move against the position it is played in.
 
 use crate::GameRecord;
+use soppo_core::position::format_sfen;
 use soppo_core::{Color, Move, Piece, PieceKind, Position, Square};
-use std::fmt::Write as _;
 
 /// A start position being assembled: any board, any hands, a side to move.
 #[derive(Clone)]
@@ -47,48 +47,12 @@ impl Setup {
 
     /// The SFEN, move number 1.
     fn sfen(&self) -> String {
-        let mut s = String::with_capacity(96);
-        for rank in 0..9 {
-            let mut empty = 0;
-            // SFEN lists a rank from file 9 to file 1; file index 8 is file 9.
-            for file in (0..9).rev() {
-                match self.board[file * 9 + rank] {
-                    Some(p) => {
-                        if empty > 0 {
-                            let _ = write!(s, "{empty}");
-                            empty = 0;
-                        }
-                        let _ = write!(s, "{p}");
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                let _ = write!(s, "{empty}");
-            }
-            if rank < 8 {
-                s.push('/');
-            }
-        }
-        let _ = write!(s, " {} ", self.side.to_char());
-        let mut any = false;
-        for c in Color::ALL {
-            for k in PieceKind::HAND {
-                let n = self.hands[c.index()][k.index()];
-                if n > 0 {
-                    any = true;
-                    if n > 1 {
-                        let _ = write!(s, "{n}");
-                    }
-                    let _ = write!(s, "{}", Piece::new(c, k));
-                }
-            }
-        }
-        if !any {
-            s.push('-');
-        }
-        s.push_str(" 1");
-        s
+        format_sfen(
+            |sq| self.board[sq.index()],
+            |c, k| self.hands[c.index()][k.index()],
+            self.side,
+            1,
+        )
     }
 }
 

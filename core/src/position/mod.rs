@@ -7,7 +7,7 @@ mod sfen;
 
 pub use packed::{PACKED_BYTES, PackError, PackedPosition, UnpackError};
 pub use setup::{NULL_MOVE_TEXTS, SetupError};
-pub use sfen::{STARTPOS_SFEN, SfenError};
+pub use sfen::{STARTPOS_SFEN, SfenError, format_sfen};
 
 use crate::attacks::{
     aligned, attacks, between, bishop_attacks, bishop_pseudo_attacks, gold_attacks, king_attacks, knight_attacks,

@@ -135,65 +135,81 @@ impl Position {
 
     /// The position as SFEN, hands in the canonical order `RBGSNLPrbgsnlp`.
     pub fn to_sfen(&self) -> String {
-        let mut s = String::with_capacity(96);
-        for rank in 0..9u8 {
-            let mut empty = 0;
-            for file in (0..9u8).rev() {
-                let sq = Square::from_index(file * 9 + rank);
-                match self.piece_on(sq) {
-                    Some(p) => {
-                        if empty > 0 {
-                            let _ = write!(s, "{empty}");
-                            empty = 0;
-                        }
-                        let _ = write!(s, "{p}");
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                let _ = write!(s, "{empty}");
-            }
-            if rank < 8 {
-                s.push('/');
-            }
-        }
-        s.push(' ');
-        s.push(self.side.to_char());
-        s.push(' ');
-        let order = [
-            PieceKind::Rook,
-            PieceKind::Bishop,
-            PieceKind::Gold,
-            PieceKind::Silver,
-            PieceKind::Knight,
-            PieceKind::Lance,
-            PieceKind::Pawn,
-        ];
-        let mut any = false;
-        for c in Color::ALL {
-            for k in order {
-                let n = self.hands[c.index()].count(k);
-                if n > 0 {
-                    any = true;
-                    if n > 1 {
-                        let _ = write!(s, "{n}");
-                    }
-                    let letter = k.base_letter();
-                    s.push(if c == Color::Black {
-                        letter
-                    } else {
-                        letter.to_ascii_lowercase()
-                    });
-                }
-            }
-        }
-        if !any {
-            s.push('-');
-        }
-        let _ = write!(s, " {}", self.move_number);
-        s
+        format_sfen(
+            |sq| self.piece_on(sq),
+            |c, k| self.hands[c.index()].count(k),
+            self.side,
+            self.move_number,
+        )
     }
+}
+
+/// The SFEN of a board (`piece_on`), hands (`in_hand`), side to move and move number, hands in
+/// the canonical order `RBGSNLPrbgsnlp`. Any board is written, legal or not: for readers that
+/// put a position together square by square and then check it with [`Position::from_sfen`].
+pub fn format_sfen(
+    piece_on: impl Fn(Square) -> Option<Piece>,
+    in_hand: impl Fn(Color, PieceKind) -> u32,
+    side: Color,
+    move_number: u32,
+) -> String {
+    let mut s = String::with_capacity(96);
+    for rank in 0..9u8 {
+        let mut empty = 0;
+        for file in (0..9u8).rev() {
+            match piece_on(Square::from_index(file * 9 + rank)) {
+                Some(p) => {
+                    if empty > 0 {
+                        let _ = write!(s, "{empty}");
+                        empty = 0;
+                    }
+                    let _ = write!(s, "{p}");
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            let _ = write!(s, "{empty}");
+        }
+        if rank < 8 {
+            s.push('/');
+        }
+    }
+    s.push(' ');
+    s.push(side.to_char());
+    s.push(' ');
+    let order = [
+        PieceKind::Rook,
+        PieceKind::Bishop,
+        PieceKind::Gold,
+        PieceKind::Silver,
+        PieceKind::Knight,
+        PieceKind::Lance,
+        PieceKind::Pawn,
+    ];
+    let mut any = false;
+    for c in Color::ALL {
+        for k in order {
+            let n = in_hand(c, k);
+            if n > 0 {
+                any = true;
+                if n > 1 {
+                    let _ = write!(s, "{n}");
+                }
+                let letter = k.base_letter();
+                s.push(if c == Color::Black {
+                    letter
+                } else {
+                    letter.to_ascii_lowercase()
+                });
+            }
+        }
+    }
+    if !any {
+        s.push('-');
+    }
+    let _ = write!(s, " {move_number}");
+    s
 }
 
 fn parse_board(pos: &mut Position, base: usize, text: &str) -> Result<(), SfenError> {
