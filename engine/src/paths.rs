@@ -3,9 +3,32 @@
 //!
 //! Why not the working directory: GUIs start engines with a working directory of their own
 //! (ShogiGUI its own folder, Shogidokoro the engine's, cshogi the script's), so the only
-//! folder a user can rely on is the one they unzipped the engine into.
+//! folder a user can rely on is the one they unzipped the engine into. [`FileState`] says
+//! whether a file read before has been replaced since.
 
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+/// A file as it was when it was read (its path, size and time): a file replaced since is read
+/// again (a net at `isready`), or not trusted (a book read on the fly).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileState {
+    pub path: PathBuf,
+    pub len: u64,
+    pub modified: Option<SystemTime>,
+}
+
+impl FileState {
+    /// The state of `path` now; `None` when it cannot be looked at.
+    pub fn of(path: &Path) -> Option<FileState> {
+        let meta = std::fs::metadata(path).ok()?;
+        Some(FileState {
+            path: path.to_path_buf(),
+            len: meta.len(),
+            modified: meta.modified().ok(),
+        })
+    }
+}
 
 /// The folder of the running executable, if the system says where it is.
 pub fn binary_dir() -> Option<PathBuf> {

@@ -9,11 +9,12 @@
 //! the later line's value and depth, and the counts add up.
 
 use super::format::{self, Candidate, Line};
+use crate::paths::FileState;
 use soppo_core::Position;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant, SystemTime};
+use std::path::Path;
+use std::time::{Duration, Instant};
 
 /// At most this many skipped lines are quoted in the load report (all are counted).
 const QUOTED_SKIPS: usize = 3;
@@ -32,27 +33,10 @@ struct Entry {
     start: u64,
 }
 
-/// The file as it was loaded: a look-up on disk checks it is still the same file.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FileState {
-    pub len: u64,
-    pub modified: Option<SystemTime>,
-}
-
-impl FileState {
-    pub fn of(path: &Path) -> Option<FileState> {
-        let meta = std::fs::metadata(path).ok()?;
-        Some(FileState {
-            len: meta.len(),
-            modified: meta.modified().ok(),
-        })
-    }
-}
-
 /// A loaded book.
 #[derive(Debug)]
 pub struct Book {
-    path: PathBuf,
+    /// The file as it was loaded: a look-up on disk checks it is still the same file.
     state: FileState,
     /// Sorted by key, then by place in the file.
     entries: Vec<Entry>,
@@ -189,7 +173,6 @@ impl Book {
         candidates.shrink_to_fit();
         report.elapsed = started.elapsed();
         let book = Book {
-            path: path.to_path_buf(),
             state,
             entries,
             candidates: (!on_the_fly).then_some(candidates),
@@ -198,17 +181,12 @@ impl Book {
     }
 
     pub fn path(&self) -> &Path {
-        &self.path
+        &self.state.path
     }
 
     /// Whether the candidates are read from the file at each look-up.
     pub fn on_the_fly(&self) -> bool {
         self.candidates.is_none()
-    }
-
-    /// The file as it was loaded.
-    pub fn state(&self) -> &FileState {
-        &self.state
     }
 
     /// Bytes held in memory (the index and the candidates).
@@ -275,10 +253,10 @@ impl Book {
             let start = entry.start as usize;
             return Ok(all[start..start + entry.len as usize].to_vec());
         }
-        if FileState::of(&self.path).as_ref() != Some(&self.state) {
+        if FileState::of(&self.state.path).as_ref() != Some(&self.state) {
             return Err(BookError::Changed);
         }
-        let mut file = File::open(&self.path)?;
+        let mut file = File::open(&self.state.path)?;
         file.seek(SeekFrom::Start(entry.start))?;
         // The entry's lines were read at loading: a bound on what is read again.
         let reader = BufReader::new(file.take(64 * 1024));
@@ -303,6 +281,7 @@ mod tests {
     use super::*;
     use soppo_core::Move;
     use std::io::Write;
+    use std::path::PathBuf;
 
     fn write(dir: &Path, name: &str, text: &[u8]) -> PathBuf {
         let path = dir.join(name);

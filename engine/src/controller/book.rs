@@ -9,9 +9,9 @@
 
 use super::Controller;
 use super::job::{Answer, Job};
+use crate::book::Book;
 use crate::book::choose::{self, Legal};
-use crate::book::{Book, store::FileState};
-use crate::paths;
+use crate::paths::{self, FileState};
 use crate::search::{Decision, ScoreValue, SearchControl, SearchInfo};
 use soppo_core::{Move, Position};
 use soppo_usi::GoParams;

@@ -11,35 +11,15 @@ use super::Controller;
 use crate::eval::Evaluation;
 use crate::eval::nnue::{self, Network};
 use crate::options::{NET_OPTIONS, Options};
-use crate::paths;
+use crate::paths::{self, FileState};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::SystemTime;
 
 /// The file name of a net in `EvalDir`, as YaneuraOu names it.
 pub const NET_FILE: &str = "nn.bin";
 /// The options file beside a net.
 pub const EVAL_OPTIONS_FILE: &str = "eval_options.txt";
-
-/// A net file as it was when it was read: a file replaced since is read again.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct FileState {
-    path: PathBuf,
-    len: u64,
-    modified: Option<SystemTime>,
-}
-
-impl FileState {
-    fn of(path: &Path) -> Option<FileState> {
-        let meta = std::fs::metadata(path).ok()?;
-        Some(FileState {
-            path: path.to_path_buf(),
-            len: meta.len(),
-            modified: meta.modified().ok(),
-        })
-    }
-}
 
 /// The net in use and what the engine said about it.
 #[derive(Default)]
