@@ -729,7 +729,7 @@ fn mate_in_one_matches_brute_force_on_games_and_mate3() {
 /// every attacker move a check) and with the tsume verifier (shortest, longest counted defence,
 /// no useless interposition, mate at the end). Returns the length.
 fn solved_length(pos: &Position, limit: std::time::Duration) -> Result<usize, String> {
-    use soppo_engine::mate::{MateOutcome, solve, verify};
+    use soppo_engine::mate::{Claim, MateOutcome, solve, verify};
     use soppo_engine::search::SearchControl;
     match solve(pos, Some(limit), &SearchControl::default(), |_| {}) {
         MateOutcome::Mate(line) => {
@@ -740,7 +740,7 @@ fn solved_length(pos: &Position, limit: std::time::Duration) -> Result<usize, St
                 }
                 p.do_move(*m);
             }
-            verify(pos, &line).map_err(|e| format!("line of {} plies fails: {e}", line.len()))?;
+            verify(pos, &line, Claim::Answer).map_err(|e| format!("line of {} plies fails: {e}", line.len()))?;
             Ok(line.len())
         }
         other => Err(format!("{other:?}")),

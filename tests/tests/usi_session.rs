@@ -976,6 +976,58 @@ fn go_mate_nomate_timeout_and_stop() {
     e.quit(PROMPT);
 }
 
+/// `go mate` on what is not a mate problem: a position the SFEN reader refuses (two kings of a
+/// side, the side not to move in check) keeps the previous one with an `info string`; one it
+/// takes but no problem can be (no king to mate, more pieces than a set) is answered at once
+/// with an `info string` and `checkmate nomate`. Every `go mate` gets exactly one answer.
+#[test]
+fn go_mate_on_what_is_not_a_problem() {
+    let mut e = Engine::start();
+    for (sfen, why) in [
+        ("9/9/9/9/9/9/9/9/4K4 b G 1", "White has no king to mate"),
+        ("4k4/9/9/9/9/9/9/9/9 w 2R 1", "Black has no king to mate"),
+        ("4k4/9/9/9/9/9/9/9/4K4 b 31P 1", "31 pawns"),
+        ("4k4/9/9/9/9/9/9/9/+R8 b Rr 1", "3 rooks"),
+    ] {
+        e.send(&format!("position sfen {sfen}"));
+        for go in ["go mate 1000", "go mate infinite"] {
+            e.send(go);
+            let lines = e.collect_until(|l| l.starts_with("checkmate"), SEARCH);
+            e.check(
+                lines.iter().any(|l| l.starts_with("info string ") && l.contains(why)),
+                || format!("{sfen} `{go}`: no info string saying `{why}`: {lines:?}"),
+            );
+            e.check(lines.last().is_some_and(|l| l == "checkmate nomate"), || {
+                format!("{sfen} `{go}`: answered {lines:?}")
+            });
+        }
+    }
+    // Refused positions: the previous one (a 5-ply mate) is kept and solved.
+    e.send(&format!("position sfen {TSUME5}"));
+    for bad in ["4k3k/9/9/9/9/9/9/9/4K4 b G 1", "4k4/4R4/9/9/9/9/9/9/4K4 b G 1"] {
+        e.send(&format!("position sfen {bad}"));
+        e.send("go mate 1000");
+        let lines = e.collect_until(|l| l.starts_with("checkmate"), SEARCH);
+        e.check(
+            lines.iter().any(|l| l.starts_with("info string position not set")),
+            || format!("{bad}: refused without an info string: {lines:?}"),
+        );
+        let answer = lines.last().expect("an answer");
+        check_mate_answer(&e, &pos(&format!("sfen {TSUME5}")), answer);
+        e.check(
+            matches!(parse_checkmate(answer), CheckmateResult::Mate(m) if m.len() == 5),
+            || format!("{bad}: the kept 5-ply problem answered `{answer}`"),
+        );
+    }
+    e.sync();
+    e.check(e.checkmates() == 10, || {
+        format!("{} checkmate lines for 10 go mate", e.checkmates())
+    });
+    // Still working.
+    search(&mut e, "startpos moves 7g7f", "go depth 2", SEARCH);
+    e.quit(PROMPT);
+}
+
 // ----- resign and win ------------------------------------------------------------------------
 
 #[test]

@@ -3,7 +3,7 @@
 
 use crate::perft_cmd::parse_position;
 use anyhow::Result;
-use soppo_core::{Move, Position};
+use soppo_core::Position;
 use soppo_engine::mate::{MateConfig, MateProgress, solve_with};
 use soppo_engine::search::SearchControl;
 use soppo_train::{progress, tsv};
@@ -40,49 +40,13 @@ pub fn millis(d: Duration) -> String {
     format!("{:.1} ms", d.as_secs_f64() * 1000.0)
 }
 
-/// Checks that `line` is a tsume answer from `pos`: every move legal, every attacker move a
-/// check and shortest, every defence the longest counted one (never a useless interposition),
-/// and the final position mate under tsume rules.
-pub fn verify_mate(pos: &Position, line: &[Move]) -> std::result::Result<(), String> {
-    if line.is_empty() {
-        return Err("empty line".to_string());
-    }
-    soppo_engine::mate::verify(pos, line).map_err(|e| e.to_string())
-}
-
-/// Checks a line the solver showed shortest with df-pn ([`Outcome::Shortest`]): the tsume
-/// verifier, and where showing it exact takes more than the verifier's budget, its moves and
-/// final mate.
-///
-/// # Errors
-/// Why the line is not a correct answer.
-pub fn verify_shortest(pos: &Position, line: &[Move]) -> std::result::Result<(), String> {
-    use soppo_engine::mate::{verify, verify_moves_and_mate};
-    match verify(pos, line) {
-        Err(e) if e.is_stopped() => verify_moves_and_mate(pos, line).map_err(|e| e.to_string()),
-        other => other.map_err(|e| e.to_string()),
-    }
-}
-
-/// Checks that `line` mates under tsume rules, as a proven line that is not shown shortest
-/// is promised to: every move legal, every attacker move a check, and at the end no evasion
-/// but useless interpositions (which the line leaves out, as a tsume answer does).
-pub fn verify_mating_line(pos: &Position, line: &[Move]) -> std::result::Result<(), String> {
-    soppo_engine::mate::verify_moves_and_mate(pos, line).map_err(|e| e.to_string())
-}
-
-/// Checks the line of a solver's answer as its kind promises it ([`verify_mate`],
-/// [`verify_shortest`], [`verify_mating_line`]); an answer without a line passes.
+/// Checks the line of a solver's answer as its kind promises it ([`Outcome::verify`]); an
+/// answer without a line passes.
 ///
 /// # Errors
 /// Why the line is not what its kind promises.
 pub fn verify_outcome(pos: &Position, outcome: &Outcome) -> std::result::Result<(), String> {
-    match outcome {
-        Outcome::Mate(line) => verify_mate(pos, line),
-        Outcome::Shortest(line) => verify_shortest(pos, line),
-        Outcome::Proven(line) => verify_mating_line(pos, line),
-        Outcome::NoMate | Outcome::Timeout => Ok(()),
-    }
+    outcome.verify(pos).map_err(|e| e.to_string())
 }
 
 /// The length column of a problem.
@@ -450,9 +414,15 @@ mod tests {
     fn verifies_mates() {
         let pos = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G 1").unwrap();
         let good = [pos.parse_move("G*5b").unwrap()];
-        assert!(verify_mate(&pos, &good).is_ok());
+        assert_eq!(verify_outcome(&pos, &Outcome::Mate(good.to_vec())), Ok(()));
         let bad = [pos.parse_move("G*4b").unwrap()];
-        assert!(verify_mate(&pos, &bad).is_err());
+        assert!(verify_outcome(&pos, &Outcome::Mate(bad.to_vec())).is_err());
+        assert!(verify_outcome(&pos, &Outcome::Shortest(bad.to_vec())).is_err());
+        assert!(verify_outcome(&pos, &Outcome::Proven(bad.to_vec())).is_err());
+        assert!(
+            verify_outcome(&pos, &Outcome::Mate(Vec::new())).is_err(),
+            "an empty line"
+        );
     }
 
     /// A proven line may end where the defender has only useless interpositions left (a tsume
@@ -473,7 +443,7 @@ mod tests {
             line.push(m);
         }
         assert!(!pos.is_checkmate(), "the defender can still drop in front of the lance");
-        assert_eq!(verify_mating_line(&root, &line), Ok(()));
-        assert!(verify_mating_line(&root, &line[..23]).is_err());
+        assert_eq!(verify_outcome(&root, &Outcome::Proven(line.clone())), Ok(()));
+        assert!(verify_outcome(&root, &Outcome::Proven(line[..23].to_vec())).is_err());
     }
 }

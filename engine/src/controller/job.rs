@@ -72,6 +72,9 @@ impl<W: Write> Controller<W> {
         if go.mate.is_none() && self.go_from_book(id, &go) {
             return;
         }
+        if go.mate.is_some() && self.go_mate_refused(id, &go) {
+            return;
+        }
         let budget = if go.mate.is_some() {
             Budget::default()
         } else {
@@ -109,6 +112,29 @@ impl<W: Write> Controller<W> {
                 self.emit(&answer);
             }
         }
+    }
+
+    /// Answers `go mate` at once with `checkmate nomate`, after an `info string` saying why,
+    /// when the position is not a mate problem ([`mate::not_a_problem`]); `false` when the
+    /// solver is to answer.
+    fn go_mate_refused(&mut self, id: u64, go: &GoParams) -> bool {
+        let Some(why) = mate::not_a_problem(&self.position) else {
+            return false;
+        };
+        self.emit_info(&format!("go mate: not a mate problem: {why}"));
+        self.job = Some(Job {
+            id,
+            control: Arc::new(SearchControl::new(go.ponder, Budget::default())),
+            handle: None,
+            held: go.ponder || go.infinite,
+            answer: Some(Answer::Mate(MateOutcome::NoMate)),
+            is_mate: true,
+            is_ponder: go.ponder,
+        });
+        if !(go.ponder || go.infinite) {
+            self.deliver();
+        }
+        true
     }
 
     /// Starts a mate search on its own thread.

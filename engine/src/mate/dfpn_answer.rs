@@ -1,36 +1,12 @@
 //! df-pn's part of an answer, with either solve: the first proof, its line, the bounded
-//! shortening ([`Dfpn::shortest_line`]) and the tightened walks, and what their lines are
-//! worth as an answer.
+//! shortening ([`Dfpn::shortest_line`]) and the tightened walks, and which [`Candidate`]
+//! their lines make.
 
+use super::answer::{Candidate, DfpnOutcome, FirstProof, FirstProofCell, MateLength};
 use super::dfpn::{self, Dfpn, DfpnStats, DfpnVerdict};
-use super::{MateOutcome, verify};
+use super::verify::{self, Claim};
 use soppo_core::{Move, Position};
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
-
-/// `first_proof` of [`run_dfpn`] when df-pn's first search ended without a proof.
-pub(super) const NO_PROOF: u32 = u32::MAX;
-
-/// What df-pn found.
-pub(super) struct DfpnAnswer {
-    pub(super) verdict: DfpnVerdict,
-    /// A mating line checked move by move (not shown shortest).
-    pub(super) line: Option<Vec<Move>>,
-    /// A final answer from the bounded searches ([`shortest_answer`]).
-    pub(super) answer: Option<MateOutcome>,
-    /// The answer to give if the exact search does not finish: df-pn's shortest line when the
-    /// verifier ran out of time before showing it exact.
-    pub(super) fallback: Option<MateOutcome>,
-}
-
-impl DfpnAnswer {
-    pub(super) const UNKNOWN: DfpnAnswer = DfpnAnswer {
-        verdict: DfpnVerdict::Unknown,
-        line: None,
-        answer: None,
-        fallback: None,
-    };
-}
 
 /// df-pn's part of an answer: decides whether there is a mate; if there is, reports a mating
 /// line (`on_line`) and then, until `stop` returns true or for half the time left before
@@ -42,22 +18,23 @@ pub(super) fn run_dfpn(
     deadline: Option<Instant>,
     stop: &mut dyn FnMut(&DfpnStats) -> bool,
     on_line: &mut dyn FnMut(&[Move], &DfpnStats),
-    first_proof: &AtomicU32,
-) -> DfpnAnswer {
+    first_proof: &FirstProofCell,
+) -> DfpnOutcome {
     let verdict = dfpn.solve(pos, u64::MAX, stop);
-    let proven = dfpn.proven_length(pos).filter(|_| verdict == DfpnVerdict::Proven);
-    first_proof.store(proven.map_or(NO_PROOF, u32::from), Ordering::SeqCst);
-    if verdict != DfpnVerdict::Proven {
-        return DfpnAnswer {
-            verdict,
-            line: None,
-            answer: None,
-            fallback: None,
-        };
+    let proven = dfpn
+        .proven_length(pos)
+        .filter(|_| verdict == DfpnVerdict::Proven)
+        .and_then(|l| MateLength::new(usize::from(l)));
+    // Set once, here: a cell set before would be a second solve on it, which none is.
+    let _ = first_proof.set(proven.map_or(FirstProof::None, FirstProof::Proven));
+    match verdict {
+        DfpnVerdict::Proven => {}
+        DfpnVerdict::Disproven => return DfpnOutcome::NoMate,
+        DfpnVerdict::Unknown => return DfpnOutcome::Unknown,
     }
     let line = dfpn
         .mate_line_until(pos, stop)
-        .filter(|l| verify::verify_mating_line(pos, l).is_ok());
+        .filter(|l| verify::verify(pos, l, Claim::Checkmate).is_ok());
     if let Some(line) = &line {
         on_line(line, &dfpn.stats());
     }
@@ -77,7 +54,7 @@ pub(super) fn run_dfpn(
     if tighten_first && line.is_some() {
         better = first_len
             .and_then(|l| dfpn.tightened_line(pos, l, stop))
-            .filter(|l| verify::verify_moves_and_mate(pos, l).is_ok());
+            .filter(|l| verify::verify(pos, l, Claim::TsumeMate).is_ok());
         if let Some(l) = &better {
             on_line(l, &dfpn.stats());
             shown = l.len();
@@ -97,18 +74,13 @@ pub(super) fn run_dfpn(
     // mate are checked): on a long problem the shortening is most of the time (Microcosmos:
     // the 1525-ply line at 34 s of 60).
     let mut on_shorter = |l: &[Move], stats: &DfpnStats| {
-        if l.len() < shown && verify::verify_moves_and_mate(pos, l).is_ok() {
+        if l.len() < shown && verify::verify(pos, l, Claim::TsumeMate).is_ok() {
             on_line(l, stats);
             shown = l.len();
         }
     };
     let Some(short) = dfpn.shortest_line_reporting(pos, &mut shorten_stop, &mut on_shorter) else {
-        return DfpnAnswer {
-            verdict,
-            line: better.or(line),
-            answer: None,
-            fallback: None,
-        };
+        return DfpnOutcome::Mate(better.or(line).map(Candidate::Proven));
     };
     // A line not shown shortest may let the defender give up early (its replies are the
     // longest stored, not shown longest). If time is left, small searches tighten the
@@ -122,7 +94,7 @@ pub(super) fn run_dfpn(
     let bound = usize::from(short.bound);
     // The shortening's line is an answer only once its moves and final mate are checked.
     let unshown_ok = !short.shortest && {
-        let ok = verify::verify_moves_and_mate(pos, &short.line).is_ok();
+        let ok = verify::verify(pos, &short.line, Claim::TsumeMate).is_ok();
         if !ok {
             // Never happens unless there is a bug; the line is not used.
             log::error!("df-pn's bounded line does not mate");
@@ -135,7 +107,7 @@ pub(super) fn run_dfpn(
         // It may take the rest of the time: the line is the answer either way.
         let tighter = dfpn
             .tightened_line(pos, short.bound, stop)
-            .filter(|l| verify::verify_moves_and_mate(pos, l).is_ok());
+            .filter(|l| verify::verify(pos, l, Claim::TsumeMate).is_ok());
         if let Some(l) = &tighter {
             on_line(l, &dfpn.stats());
         }
@@ -153,38 +125,19 @@ pub(super) fn run_dfpn(
         let now = Instant::now();
         stop(&DfpnStats::default()) || now >= verify_until
     };
-    match shortest_answer(pos, short, &mut verify_stop) {
-        ShortAnswer::Final(answer) => DfpnAnswer {
-            verdict,
-            line,
-            answer: Some(answer),
-            fallback: None,
-        },
-        ShortAnswer::Fallback(answer) => DfpnAnswer {
-            verdict,
-            line,
-            answer: None,
-            fallback: Some(answer),
-        },
+    let candidate = match shortest_answer(pos, short, &mut verify_stop) {
+        ShortAnswer::Candidate(c) => Some(c),
         ShortAnswer::Line(short) => {
             on_line(&short, &dfpn.stats());
-            DfpnAnswer {
-                verdict,
-                line: Some(short),
-                answer: None,
-                fallback: None,
-            }
+            Some(Candidate::Proven(short))
         }
-        ShortAnswer::Nothing => DfpnAnswer {
-            verdict,
-            line: match unshown {
-                Some(short) => unshown_answer(line, better, short, bound),
-                None => better.or(line),
-            },
-            answer: None,
-            fallback: None,
-        },
-    }
+        ShortAnswer::Nothing => match unshown {
+            Some(short) => unshown_answer(line, better, short, bound),
+            None => better.or(line),
+        }
+        .map(Candidate::Proven),
+    };
+    DfpnOutcome::Mate(candidate)
 }
 
 /// The answer when no line was shown shortest, from df-pn's first line, the tightened line
@@ -206,12 +159,12 @@ pub(super) fn unshown_answer(
 }
 
 /// What a line from [`Dfpn::shortest_line`] is worth.
+#[derive(Debug)]
 pub(super) enum ShortAnswer {
-    /// The answer to print.
-    Final(MateOutcome),
-    /// The answer to print unless the exact search, which can reach this length, finds the
-    /// tsume answer in the time left.
-    Fallback(MateOutcome),
+    /// A line shown shortest and checked: [`Candidate::Exact`] or [`Candidate::Shortest`]
+    /// (final), or [`Candidate::UncheckedShortest`] (the exact search, which can reach this
+    /// length, may still find the tsume answer in the time left).
+    Candidate(Candidate),
     /// The shortest mating line under df-pn's counting, not the tsume answer (the verifier
     /// finds a useless interposition counted as a defence).
     Line(Vec<Move>),
@@ -219,36 +172,33 @@ pub(super) enum ShortAnswer {
 }
 
 /// A df-pn line shown shortest becomes the answer once it passes the tsume verifier: up to
-/// [`verify::EXACT_CHECK_MAX_PLIES`] plies the verifier shows it exact ([`MateOutcome::Mate`]);
+/// [`verify::EXACT_CHECK_MAX_PLIES`] plies the verifier shows it exact ([`Candidate::Exact`]);
 /// longer, or when showing it exact takes more than the time or budget, its moves and final
-/// mate are checked ([`MateOutcome::Shortest`]). A line the verifier finds not exact (an
+/// mate are checked ([`Candidate::Shortest`]). A line the verifier finds not exact (an
 /// interposition it counts is useless by the full rule) is still a mating line.
 pub(super) fn shortest_answer(pos: &Position, short: dfpn::ShortLine, stop: &mut dyn FnMut() -> bool) -> ShortAnswer {
     if !short.shortest {
         // Checked by the caller, which may still answer with it (see `unshown_answer`).
         return ShortAnswer::Nothing;
     }
-    if verify::verify_moves_and_mate(pos, &short.line).is_err() {
+    if verify::verify(pos, &short.line, Claim::TsumeMate).is_err() {
         // Never happens unless there is a bug; the line is not used.
         log::error!("df-pn's bounded line does not mate");
         return ShortAnswer::Nothing;
     }
-    match verify::verify_until(pos, &short.line, stop) {
-        Ok(()) if short.line.len() <= verify::EXACT_CHECK_MAX_PLIES => {
-            ShortAnswer::Final(MateOutcome::Mate(short.line))
-        }
-        Ok(()) => ShortAnswer::Final(MateOutcome::Shortest(short.line)),
+    let within_reach = short.line.len() <= verify::EXACT_CHECK_MAX_PLIES;
+    ShortAnswer::Candidate(match verify::verify_until(pos, &short.line, Claim::Answer, stop) {
+        Ok(()) if within_reach => Candidate::Exact(short.line),
+        Ok(()) => Candidate::Shortest(short.line),
         // Not shown exact in time. A line the exact search can reach may still hide a useless
-        // interposition counted as a defence: that search goes on, with this line to fall back on.
-        Err(e) if e.is_stopped() && short.line.len() <= verify::EXACT_CHECK_MAX_PLIES => {
-            ShortAnswer::Fallback(MateOutcome::Shortest(short.line))
-        }
-        Err(e) if e.is_stopped() => ShortAnswer::Final(MateOutcome::Shortest(short.line)),
+        // interposition counted as a defence: that search goes on, with this line held.
+        Err(e) if e.is_stopped() && within_reach => Candidate::UncheckedShortest(short.line),
+        Err(e) if e.is_stopped() => Candidate::Shortest(short.line),
         Err(e) => {
             log::debug!("df-pn's shortest line is not the tsume answer: {e}");
-            ShortAnswer::Line(short.line)
+            return ShortAnswer::Line(short.line);
         }
-    }
+    })
 }
 
 /// Longest first proof whose line is tightened before the bounded shortening (see

@@ -9,15 +9,16 @@
 //! - The exact tsume search with or without the super piece ([`exact_answer`],
 //!   [`exact_shortest`]).
 //! - Comparisons of the two on one problem ([`shortest_against_exact`],
-//!   [`walks_against_shortest`]), and checks of a line ([`check_line`]).
+//!   [`walks_against_shortest`]), and the check every df-pn line must pass ([`check_line`]).
 //! - Problems: the named long ones ([`SHOGI_ZUKO_1`], [`SHOGI_ZUKO_99`], [`MICROCOSMOS`]), game
 //!   positions turned into tsume problems ([`as_tsume`]), and how interposition-heavy an answer
 //!   is ([`distant_drop_checks`]).
 
 pub use super::dfpn::{Assistant, Dfpn, DfpnStats, DfpnVerdict, LineWatcher, STACK_BYTES, ShortLine};
 
-use super::dfpn::{Replies, USELESS_TEST_DEPTH, tsume_mated};
+use super::dfpn::Replies;
 use super::exact::{Exact, InterpositionGap, Poll};
+use super::verify::{Claim, verify};
 use soppo_core::movegen::{MoveList, generate_legal};
 use soppo_core::{Color, Move, PieceKind, Position, Square};
 
@@ -33,33 +34,14 @@ pub const SHOGI_ZUKO_99: &str =
 pub const MICROCOSMOS: &str =
     "g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/4+P1P1L/+B5G1g b - 1";
 
-/// Replays `line` from `root`: every move legal, every attacker move a check, the last
-/// position checkmate, or (a shortest line) one where only useless interpositions are left.
+/// Replays `line` from `root` against [`Claim::TsumeMate`]: every move legal, every attacker
+/// move a check, and at the end mate under tsume rules (no evasion but useless
+/// interpositions), as every df-pn line promises.
 ///
 /// # Errors
-/// A description of the first problem.
+/// The first problem, as text.
 pub fn check_line(root: &Position, line: &[Move]) -> Result<(), String> {
-    let mut p = root.clone();
-    let attacker = p.side_to_move();
-    if line.len().is_multiple_of(2) {
-        return Err(format!("even line length {}", line.len()));
-    }
-    for (i, &m) in line.iter().enumerate() {
-        if !p.is_legal_move(m) {
-            return Err(format!("ply {i}: {m} illegal"));
-        }
-        let attacking = p.side_to_move() == attacker;
-        p.do_move(m);
-        if attacking && !p.in_check() {
-            return Err(format!("ply {i}: {m} is no check"));
-        }
-    }
-    // Checkmate, or (shortest lines) only useless interpositions left.
-    if p.is_checkmate() || tsume_mated(&mut p, attacker, USELESS_TEST_DEPTH) {
-        Ok(())
-    } else {
-        Err("line does not end in checkmate".into())
-    }
+    verify(root, line, Claim::TsumeMate).map_err(|e| e.to_string())
 }
 
 /// The exact search's answer to a problem (see [`exact_answer`]).

@@ -3,7 +3,7 @@
 //! [`solve`] runs an exact tsume-rule search ([`exact`]) by iterative deepening over odd
 //! lengths: the first length that holds is the shortest mate, the line takes the longest
 //! counted defence, and useless interpositions are neither counted nor printed. The line is
-//! re-verified ([`verify`](mod@verify)) before it is returned.
+//! re-verified ([`verify()`] with [`Claim::Answer`]) before it is returned.
 //!
 //! When the exact search needs longer, df-pn ([`dfpn`]) decides whether there is a mate, and
 //! then its length-bounded searches look for the shortest one ([`Dfpn::shortest_line`]). A
@@ -15,24 +15,32 @@
 //! With one thread the two searches take turns ([`taking_turns`]); with two or more they run
 //! side by side from the start ([`side_by_side`]). df-pn's part is the same either way
 //! ([`dfpn_answer`]), and so are the exact search's deepening and the reports ([`progress`]).
+//! Which line wins is decided in one place, [`answer`]: each search offers a candidate, and
+//! the order of the candidate kinds is the preference.
 //!
 //! This file is the module's whole API: [`solve`] and [`solve_with`] with [`MateConfig`],
-//! [`MateOutcome`] and [`MateProgress`]; the verifier's checks of a line ([`verify()`],
-//! [`verify_moves_and_mate`], [`VerifyError`]); and, for measurements and tests, the solver's
-//! parts on their own ([`lab`]). The other submodules are private.
+//! [`MateOutcome`] and [`MateProgress`]; whether a position is a mate problem at all
+//! ([`not_a_problem`]); and the verifier's check of a line against what it
+//! claims ([`verify()`], [`Claim`], [`VerifyError`]). The solver's parts on their own, for
+//! measurements and tests, are in `lab`, built only with the `lab` feature (which
+//! `soppo-tools` turns on) and for the engine's own tests.
 //!
 //! [`Dfpn::shortest_line`]: dfpn::Dfpn::shortest_line
 
+mod answer;
 mod dfpn;
 mod dfpn_answer;
 mod exact;
+#[cfg(any(test, feature = "lab"))]
 pub mod lab;
+mod problem;
 mod progress;
 mod side_by_side;
 mod taking_turns;
 mod verify;
 
-pub use verify::{VerifyError, verify, verify_moves_and_mate};
+pub use problem::{NotAProblem, not_a_problem};
+pub use verify::{Claim, VerifyError, verify};
 
 use crate::search::SearchControl;
 use soppo_core::movegen::{MoveList, generate_checks};
@@ -55,6 +63,28 @@ pub enum MateOutcome {
     Proven(Vec<Move>),
     NoMate,
     Timeout,
+}
+
+impl MateOutcome {
+    /// Checks the answer's line against what its kind claims: a [`MateOutcome::Mate`] is the
+    /// tsume answer ([`Claim::Answer`]); a [`MateOutcome::Shortest`] is too, except that where
+    /// showing it exact takes more than the verifier's budget its moves and final mate are
+    /// checked ([`Claim::TsumeMate`]); a [`MateOutcome::Proven`] line mates under tsume rules.
+    /// An answer without a line passes.
+    ///
+    /// # Errors
+    /// Where and why the line fails its claim.
+    pub fn verify(&self, root: &Position) -> Result<(), VerifyError> {
+        match self {
+            MateOutcome::Mate(line) => verify(root, line, Claim::Answer),
+            MateOutcome::Shortest(line) => match verify(root, line, Claim::Answer) {
+                Err(e) if e.is_stopped() => verify(root, line, Claim::TsumeMate),
+                other => other,
+            },
+            MateOutcome::Proven(line) => verify(root, line, Claim::TsumeMate),
+            MateOutcome::NoMate | MateOutcome::Timeout => Ok(()),
+        }
+    }
 }
 
 /// Progress of a mate search, for `info` lines.
@@ -115,7 +145,8 @@ pub fn solve(
     solve_with(pos, time_limit, &MateConfig::default(), control, progress)
 }
 
-/// Searches for a mate of the side to move under tsume rules.
+/// Searches for a mate of the side to move under tsume rules. A position that is not a mate
+/// problem ([`not_a_problem`]) has none.
 pub fn solve_with(
     pos: &Position,
     time_limit: Option<Duration>,
@@ -125,6 +156,9 @@ pub fn solve_with(
 ) -> MateOutcome {
     let start = Instant::now();
     let deadline = time_limit.map(|t| start + t);
+    if not_a_problem(pos).is_some() {
+        return MateOutcome::NoMate;
+    }
     let mut checks = MoveList::new();
     generate_checks::<true>(pos, &mut checks);
     if checks.is_empty() {

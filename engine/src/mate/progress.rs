@@ -1,9 +1,11 @@
 //! What both solves share: the exact search's iterative deepening, which reports each length
-//! it finishes, and the reports of the lines being searched.
+//! it finishes, the answer it gives, and the reports of the lines being searched.
 
 use super::MateProgress;
+use super::answer::{Candidate, MateLength};
 use super::dfpn::DfpnStats;
 use super::exact::Exact;
+use super::verify;
 use soppo_core::{Move, Position};
 use std::time::{Duration, Instant};
 
@@ -12,8 +14,8 @@ const MAX_PLIES: i32 = 255;
 
 /// How [`exact_deepening`] ended.
 pub(super) enum Deepening {
-    /// A mate of this many plies: the shortest.
-    Found(i32),
+    /// A mate of this length: the shortest.
+    Found(MateLength),
     /// No mate at any length (no length was cut off by the depth bound).
     NoMate,
     /// Stopped, or every length up to [`MAX_PLIES`] tried.
@@ -44,7 +46,8 @@ pub(super) fn exact_deepening(
             searching_line: None,
         });
         if found {
-            return Deepening::Found(l);
+            // `l` is odd and at most `MAX_PLIES`.
+            return Deepening::Found(MateLength::new(l.unsigned_abs() as usize).expect("an odd length"));
         }
         if !cut_off {
             return Deepening::NoMate;
@@ -52,6 +55,25 @@ pub(super) fn exact_deepening(
         *next += 2;
     }
     Deepening::Stopped
+}
+
+/// The exact search's answer once [`exact_deepening`] found the shortest mate's length: its
+/// line, built and verified with the search's own table. `None` when the search was stopped
+/// meanwhile, or (a bug if it happens) the line fails the verifier: a line that fails is
+/// never printed.
+pub(super) fn exact_answer(exact: &mut Exact<'_>, pos: &mut Position, len: MateLength) -> Option<Candidate> {
+    let mut line = Vec::new();
+    exact.principal_line(pos, i32::try_from(len.plies()).unwrap_or(i32::MAX), &mut line);
+    if exact.aborted {
+        return None;
+    }
+    match verify::verify_answer_with(exact, pos, &line) {
+        Ok(()) => Some(Candidate::Exact(line)),
+        Err(e) => {
+            log::error!("mate line failed verification: {e}");
+            None
+        }
+    }
 }
 
 /// A progress report of df-pn (no length to show), counting `other_nodes` (the exact

@@ -6,18 +6,19 @@
 //! [`SideBySide`] holds what both threads see; [`ExactThread`] is the exact search's side,
 //! whose [`Phase`] says how far it has lent its thread to df-pn.
 
-use super::dfpn::{self, Assistant, Dfpn, DfpnStats, DfpnVerdict};
-use super::dfpn_answer::{DfpnAnswer, NO_PROOF, run_dfpn};
+use super::answer::{Candidate, DfpnOutcome, FirstProofCell};
+use super::dfpn::{self, Assistant, Dfpn, DfpnStats};
+use super::dfpn_answer::run_dfpn;
 use super::exact::{Exact, Poll};
 use super::progress::{
-    Deepening, FIRST_LINE_AFTER, LINE_REPORT_INTERVAL, dfpn_progress, exact_deepening, first_line_clock,
+    Deepening, FIRST_LINE_AFTER, LINE_REPORT_INTERVAL, dfpn_progress, exact_answer, exact_deepening, first_line_clock,
 };
-use super::{MateConfig, MateOutcome, MateProgress, verify};
+use super::{MateConfig, MateOutcome, MateProgress};
 use crate::search::SearchControl;
 use soppo_core::{Move, Position};
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
 /// The df-pn nodes after which a first proof still not found gets the exact search's thread
@@ -72,24 +73,8 @@ pub(super) fn solve(
         if exact_answer.is_some() {
             solve.exact_done.store(true, Ordering::Relaxed);
         }
-        let found = worker.ok().and_then(|w| w.join().ok()).unwrap_or(DfpnAnswer::UNKNOWN);
-        if let Some(answer) = exact_answer {
-            return answer;
-        }
-        match found {
-            DfpnAnswer {
-                answer: Some(answer), ..
-            } => answer,
-            DfpnAnswer {
-                verdict: DfpnVerdict::Disproven,
-                ..
-            } => MateOutcome::NoMate,
-            DfpnAnswer {
-                fallback: Some(answer), ..
-            } => answer,
-            DfpnAnswer { line: Some(line), .. } => MateOutcome::Proven(line),
-            DfpnAnswer { .. } => MateOutcome::Timeout,
-        }
+        let found = worker.ok().and_then(|w| w.join().ok()).unwrap_or(DfpnOutcome::Unknown);
+        exact_answer.unwrap_or_else(|| found.into_answer())
     })
 }
 
@@ -107,12 +92,11 @@ struct SideBySide<'a> {
     dfpn_nodes: AtomicU64,
     dfpn_hashfull: AtomicU32,
     exact_nodes: AtomicU64,
-    /// Once df-pn has a shortest line to fall back on, the exact search gets as long again as
-    /// the answer has taken so far: nanoseconds from the start, 0 for no limit.
-    exact_until: AtomicU64,
-    /// The length of df-pn's first proof once it is done ([`NO_PROOF`] if it ended without
-    /// one), 0 before.
-    first_proof: AtomicU32,
+    /// Once df-pn holds a shortest line the exact search may still improve on, the exact
+    /// search gets as long again as the answer has taken so far: until this time.
+    exact_until: OnceLock<Instant>,
+    /// How df-pn's first search ended, once it has.
+    first_proof: FirstProofCell,
     /// Whether df-pn has its answer.
     dfpn_finished: AtomicBool,
     /// When the exact search may stop to help df-pn (see [`assist_after`]).
@@ -136,8 +120,8 @@ impl<'a> SideBySide<'a> {
             dfpn_nodes: AtomicU64::new(0),
             dfpn_hashfull: AtomicU32::new(0),
             exact_nodes: AtomicU64::new(0),
-            exact_until: AtomicU64::new(0),
-            first_proof: AtomicU32::new(0),
+            exact_until: OnceLock::new(),
+            first_proof: FirstProofCell::new(),
             dfpn_finished: AtomicBool::new(false),
             assist_at: start + assist_after(deadline.map(|d| d.saturating_duration_since(start))),
         }
@@ -160,13 +144,13 @@ impl<'a> SideBySide<'a> {
 
     /// df-pn's part on its own thread: [`run_dfpn`] after [`DFPN_DELAY`], with its progress
     /// reported and its results told to the exact search.
-    fn dfpn_thread(&self, dfpn: &mut Dfpn, pos: &Position) -> DfpnAnswer {
+    fn dfpn_thread(&self, dfpn: &mut Dfpn, pos: &Position) -> DfpnOutcome {
         // Most problems are answered by the exact search within milliseconds; setting up
         // df-pn's table (zero-filled, hundreds of MB) would cost more than that.
         let begun = Instant::now();
         while begun.elapsed() < DFPN_DELAY {
             if self.dfpn_stop() {
-                return DfpnAnswer::UNKNOWN;
+                return DfpnOutcome::Unknown;
             }
             std::thread::sleep(Duration::from_millis(1));
         }
@@ -177,7 +161,7 @@ impl<'a> SideBySide<'a> {
         let mut stop = |stats: &DfpnStats| {
             self.dfpn_nodes.store(stats.nodes, Ordering::Relaxed);
             self.dfpn_hashfull.store(stats.hashfull_permille, Ordering::Relaxed);
-            if self.first_proof.load(Ordering::Relaxed) == 0 && last_report.elapsed() >= LINE_REPORT_INTERVAL {
+            if self.first_proof.get().is_none() && last_report.elapsed() >= LINE_REPORT_INTERVAL {
                 last_report = Instant::now();
                 let line = watcher.current_line();
                 if !line.is_empty() {
@@ -202,13 +186,12 @@ impl<'a> SideBySide<'a> {
             ));
         };
         let found = run_dfpn(dfpn, pos, self.deadline, &mut stop, &mut on_line, &self.first_proof);
-        if found.verdict == DfpnVerdict::Disproven || found.answer.is_some() {
+        if found.is_final() {
             self.disproven.store(true, Ordering::Relaxed);
-        } else if found.fallback.is_some() && self.deadline.is_none() {
+        } else if matches!(found.candidate(), Some(Candidate::UncheckedShortest(_))) && self.deadline.is_none() {
             // As with one thread: the exact search goes on to the deadline, or as long again
             // as the answer has taken when there is none.
-            let twice = u64::try_from(self.start.elapsed().as_nanos() * 2).unwrap_or(u64::MAX);
-            self.exact_until.store(twice.max(1), Ordering::Relaxed);
+            let _ = self.exact_until.set(Instant::now() + self.start.elapsed());
         }
         self.dfpn_finished.store(true, Ordering::SeqCst);
         found
@@ -231,7 +214,7 @@ impl<'a> SideBySide<'a> {
                 searching_line: None,
             });
         }
-        (!for_good && self.first_proof.load(Ordering::Relaxed) != 0)
+        (!for_good && self.first_proof.get().is_some())
             || self.dfpn_finished.load(Ordering::Relaxed)
             || self.out_of_time()
             || self.disproven.load(Ordering::Relaxed)
@@ -271,13 +254,14 @@ impl<'s, 'a> ExactThread<'s, 'a> {
     /// bounded shortening then gets both threads).
     fn wants_to_assist(&self) -> bool {
         let s = self.solve;
-        let len = s.first_proof.load(Ordering::Relaxed);
         self.phase.get() != Phase::Settled
             && Instant::now() >= s.assist_at
-            && if len == 0 {
-                self.phase.get() == Phase::Searching && s.dfpn_nodes.load(Ordering::Relaxed) >= ASSIST_MIN_DFPN_NODES
-            } else {
-                len != NO_PROOF && len as usize > verify::EXACT_CHECK_MAX_PLIES
+            && match s.first_proof.get() {
+                None => {
+                    self.phase.get() == Phase::Searching
+                        && s.dfpn_nodes.load(Ordering::Relaxed) >= ASSIST_MIN_DFPN_NODES
+                }
+                Some(proof) => proof.beyond_exact_reach(),
             }
     }
 
@@ -289,7 +273,7 @@ impl<'s, 'a> ExactThread<'s, 'a> {
     fn wants_to_pause(&self) -> bool {
         let s = self.solve;
         self.phase.get() == Phase::Searching
-            && s.first_proof.load(Ordering::Relaxed) == 0
+            && s.first_proof.get().is_none()
             && (PAUSE_MIN_DFPN_NODES..ASSIST_MIN_DFPN_NODES).contains(&s.dfpn_nodes.load(Ordering::Relaxed))
             && Instant::now() >= s.assist_at
     }
@@ -309,10 +293,9 @@ impl<'s, 'a> ExactThread<'s, 'a> {
         let s = self.solve;
         s.exact_nodes.store(poll.nodes, Ordering::Relaxed);
         self.pause_for_first_proof();
-        let until = s.exact_until.load(Ordering::Relaxed);
         s.out_of_time()
             || s.disproven.load(Ordering::Relaxed)
-            || (until != 0 && s.start.elapsed().as_nanos() >= u128::from(until))
+            || s.exact_until.get().is_some_and(|&until| Instant::now() >= until)
             || self.wants_to_assist()
     }
 
@@ -336,18 +319,7 @@ impl<'s, 'a> ExactThread<'s, 'a> {
                 Deepening::Found(len) => {
                     // Building and checking the line must not stop to assist df-pn.
                     self.phase.set(Phase::Settled);
-                    let mut line = Vec::new();
-                    exact.principal_line(&mut p, len, &mut line);
-                    if exact.aborted {
-                        return None;
-                    }
-                    return match verify::verify_with(&mut exact, &p, &line) {
-                        Ok(()) => Some(MateOutcome::Mate(line)),
-                        Err(e) => {
-                            log::error!("mate line failed verification: {e}");
-                            None
-                        }
-                    };
+                    return exact_answer(&mut exact, &mut p, len).map(Candidate::into_outcome);
                 }
                 Deepening::NoMate => return Some(MateOutcome::NoMate),
                 Deepening::Stopped
@@ -356,7 +328,7 @@ impl<'s, 'a> ExactThread<'s, 'a> {
                     // A first proof that takes long gets this thread too, and the exact search
                     // goes on where it stopped once the proof is done; a proof the exact
                     // search cannot reach gets the thread until df-pn has its answer.
-                    let for_good = s.first_proof.load(Ordering::SeqCst) != 0;
+                    let for_good = s.first_proof.get().is_some();
                     self.phase.set(if for_good {
                         Phase::Settled
                     } else {

@@ -3,18 +3,18 @@
 //! looks for the shortest one ([`run_dfpn`], on a thread of its own with a deep stack), then
 //! the exact search resumes where it stopped, with df-pn's line to fall back on.
 
-use super::dfpn::{self, Dfpn, DfpnStats, DfpnVerdict};
-use super::dfpn_answer::{DfpnAnswer, run_dfpn};
+use super::answer::{Candidate, DfpnOutcome, FirstProofCell};
+use super::dfpn::{self, Dfpn, DfpnStats};
+use super::dfpn_answer::run_dfpn;
 use super::exact::{Exact, Poll};
 use super::progress::{
-    Deepening, EXACT_FIRST_LINE_AFTER, FIRST_LINE_AFTER, LINE_REPORT_INTERVAL, dfpn_progress, exact_deepening,
-    first_line_clock, legal_prefix,
+    Deepening, EXACT_FIRST_LINE_AFTER, FIRST_LINE_AFTER, LINE_REPORT_INTERVAL, dfpn_progress, exact_answer,
+    exact_deepening, first_line_clock, legal_prefix,
 };
-use super::{MateConfig, MateOutcome, MateProgress, verify};
+use super::{MateConfig, MateOutcome, MateProgress};
 use crate::search::SearchControl;
 use soppo_core::{Move, Position};
 use std::cell::{Cell, RefCell};
-use std::sync::atomic::AtomicU32;
 use std::time::{Duration, Instant};
 
 /// Solves `pos` on this thread, the exact search and df-pn taking turns (see the module
@@ -74,8 +74,8 @@ pub(super) fn solve(
     exact.set_super_piece(config.super_piece);
     let mut pos = pos.clone();
     let mut next = 1;
-    // What to answer if the exact search does not finish: df-pn's proven or shortest line.
-    let mut fallback: Option<MateOutcome> = None;
+    // What to answer if the exact search does not finish: df-pn's best line.
+    let mut held: Option<Candidate> = None;
     let mut exact_until: Option<Instant> = None;
     let mut dfpn_done = false;
     loop {
@@ -84,26 +84,13 @@ pub(super) fn solve(
                 // The answer is found: building and checking its line may take the rest of the
                 // time, not just what was left of the exact search's first turn.
                 phase_end.set(None);
-                let mut line = Vec::new();
-                exact.principal_line(&mut pos, len, &mut line);
-                if exact.aborted {
-                    return fallback.unwrap_or(MateOutcome::Timeout);
-                }
-                return match verify::verify_with(&mut exact, &pos, &line) {
-                    Ok(()) => MateOutcome::Mate(line),
-                    Err(e) => {
-                        // Never print a line that fails the checks; this is a bug if it happens.
-                        log::error!("mate line failed verification: {e}");
-                        fallback.unwrap_or(MateOutcome::Timeout)
-                    }
-                };
+                let found = exact_answer(&mut exact, &mut pos, len);
+                return Candidate::answer(Candidate::better(held, found));
             }
             Deepening::NoMate => return MateOutcome::NoMate,
-            Deepening::Stopped if out_of_time() => {
-                // A proven line that is not shown shortest is still a mate: better than nothing.
-                return fallback.unwrap_or(MateOutcome::Timeout);
-            }
-            Deepening::Stopped if dfpn_done => return fallback.unwrap_or(MateOutcome::Timeout),
+            // Out of time, or the exact search's last turn is over: a proven line that is not
+            // shown shortest is still a mate, better than nothing.
+            Deepening::Stopped if out_of_time() || dfpn_done => return Candidate::answer(held),
             Deepening::Stopped => {}
         }
         // The exact search needs longer: let df-pn decide whether there is a mate at all, then
@@ -119,22 +106,21 @@ pub(super) fn solve(
             exact.nodes,
         );
         dfpn_nodes.set(reported_nodes.get().saturating_sub(exact.nodes));
-        match found.verdict {
-            DfpnVerdict::Disproven => return MateOutcome::NoMate,
-            DfpnVerdict::Proven => {
-                if let Some(answer) = found.answer {
-                    return answer;
-                }
-                // With df-pn's shortest line to fall back on (not shown to be the tsume answer),
-                // the exact search goes on to the deadline; without one (`go mate infinite`) it
-                // gets as long again as the answer has taken so far, so that the answer comes.
-                if found.fallback.is_some() && deadline.is_none() {
+        if found.is_final() {
+            return found.into_answer();
+        }
+        match found {
+            DfpnOutcome::Mate(candidate) => {
+                // With df-pn's shortest line held (not shown to be the tsume answer), the exact
+                // search goes on to the deadline; without one (`go mate infinite`) it gets as
+                // long again as the answer has taken so far, so that the answer comes.
+                if matches!(candidate, Some(Candidate::UncheckedShortest(_))) && deadline.is_none() {
                     exact_until = Some(Instant::now() + start.elapsed());
                 }
-                fallback = found.fallback.or(found.line.map(MateOutcome::Proven));
+                held = candidate;
             }
-            DfpnVerdict::Unknown if out_of_time() => return MateOutcome::Timeout,
-            DfpnVerdict::Unknown => {}
+            DfpnOutcome::Unknown if out_of_time() => return MateOutcome::Timeout,
+            DfpnOutcome::Unknown | DfpnOutcome::NoMate => {}
         }
         phase_end.set(exact_until);
         exact.resume();
@@ -157,7 +143,7 @@ fn prove(
     start: Instant,
     progress: &mut impl FnMut(&MateProgress),
     exact_nodes: u64,
-) -> DfpnAnswer {
+) -> DfpnOutcome {
     let (tx, rx) = std::sync::mpsc::channel::<MateProgress>();
     let hash_mb = (config.hash_mb - config.hash_mb / 4).max(1);
     std::thread::scope(|scope| {
@@ -182,10 +168,17 @@ fn prove(
                 let mut on_line = |line: &[Move], stats: &DfpnStats| {
                     let _ = report_tx.send(dfpn_progress(stats, exact_nodes, start, Some(line.to_vec()), None));
                 };
-                run_dfpn(&mut dfpn, pos, deadline, &mut stop, &mut on_line, &AtomicU32::new(0))
+                run_dfpn(
+                    &mut dfpn,
+                    pos,
+                    deadline,
+                    &mut stop,
+                    &mut on_line,
+                    &FirstProofCell::new(),
+                )
             });
         let Ok(worker) = worker else {
-            return DfpnAnswer::UNKNOWN;
+            return DfpnOutcome::Unknown;
         };
         // Progress is forwarded from this thread: the caller's callback need not be `Send`.
         while !worker.is_finished() {
@@ -196,6 +189,6 @@ fn prove(
         while let Ok(p) = rx.try_recv() {
             progress(&p);
         }
-        worker.join().unwrap_or(DfpnAnswer::UNKNOWN)
+        worker.join().unwrap_or(DfpnOutcome::Unknown)
     })
 }

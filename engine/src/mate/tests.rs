@@ -1,3 +1,4 @@
+use super::answer::{self, Candidate, DfpnOutcome};
 use super::dfpn::{Dfpn, DfpnVerdict};
 use super::dfpn_answer::{ShortAnswer, run_dfpn, shortest_answer, unshown_answer};
 use super::lab::as_tsume;
@@ -33,7 +34,7 @@ fn expect_mate(sfen: &str, plies: usize) -> Vec<Move> {
             assert!(p.in_check(), "{sfen}: {m} is no check");
         }
     }
-    assert!(verify::verify(&Position::from_sfen(sfen).unwrap(), &line).is_ok());
+    assert!(verify::verify(&Position::from_sfen(sfen).unwrap(), &line, Claim::Answer).is_ok());
     line
 }
 
@@ -112,7 +113,17 @@ fn verifier_rejects_useless_interposition_lines() {
         .find(|m| !m.is_drop() && m.to() == interposition.to() && p.gives_check(*m))
         .expect("the checker captures");
     let long = [good[0], interposition, capture];
-    assert!(verify::verify(&pos, &long).is_err());
+    // Counting the interposition makes the line three plies where one mates: the first fault.
+    assert_eq!(
+        verify::verify(&pos, &long, Claim::Answer),
+        Err(VerifyError::ShorterMateExists { ply: 0, plies: 3 })
+    );
+    // From the check on, the interposition itself is the fault.
+    let mut checked = pos.clone();
+    checked.do_move(good[0]);
+    let mut never = |_: &exact::Poll| false;
+    let mut exact = exact::Exact::new(pos.side_to_move(), 16, &mut never);
+    assert!(!exact.longest_defences(&mut checked, 2).contains(&interposition));
     // The interpositions are legal evasions, yet none is counted as a defence.
     let mut p = pos.clone();
     p.do_move(good[0]);
@@ -126,8 +137,30 @@ fn verifier_rejects_useless_interposition_lines() {
 fn verifier_rejects_non_shortest_and_non_mating_lines() {
     let pos = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G 1").unwrap();
     let not_mate = [pos.parse_move("G*4b").unwrap()];
-    assert!(verify::verify(&pos, &not_mate).is_err());
-    assert!(verify::verify(&pos, &[]).is_err());
+    assert_eq!(
+        verify::verify(&pos, &not_mate, Claim::Answer),
+        Err(VerifyError::MoveDoesNotMate {
+            ply: 0,
+            mv: not_mate[0],
+            plies: 1
+        })
+    );
+    assert_eq!(
+        verify::verify(&pos, &not_mate, Claim::TsumeMate),
+        Err(VerifyError::NotMateAtEnd { ply: 1 })
+    );
+    assert_eq!(
+        verify::verify(&pos, &not_mate, Claim::Checkmate),
+        Err(VerifyError::NotCheckmateAtEnd { ply: 1 })
+    );
+    for claim in [Claim::Answer, Claim::TsumeMate, Claim::Checkmate] {
+        assert_eq!(
+            verify::verify(&pos, &[], claim),
+            Err(VerifyError::EvenLength { plies: 0 })
+        );
+    }
+    let mate = pos.parse_move("G*5b").unwrap();
+    assert_eq!(verify::verify(&pos, &[mate], Claim::Answer), Ok(()));
 }
 
 /// Perpetual check is not mate: a dragon can check these kings forever, and only df-pn's
@@ -184,7 +217,7 @@ fn reports_after_a_proven_line_keep_it_and_never_count_down() {
     }
     if let MateOutcome::Proven(line) = &o {
         assert!(proven, "the line was reported");
-        assert!(verify::verify_moves_and_mate(&pos, line).is_ok());
+        assert_eq!(verify::verify(&pos, line, Claim::TsumeMate), Ok(()));
     }
 }
 
@@ -210,7 +243,7 @@ fn two_threads_give_the_same_answers() {
         match run(sfen, 30) {
             MateOutcome::Mate(line) => {
                 assert_eq!(line.len(), plies, "{sfen}");
-                assert!(verify::verify(&Position::from_sfen(sfen).unwrap(), &line).is_ok());
+                assert!(verify::verify(&Position::from_sfen(sfen).unwrap(), &line, Claim::Answer).is_ok());
             }
             o => panic!("{sfen}: {o:?}"),
         }
@@ -243,7 +276,7 @@ fn dfpn_shortest_line_becomes_the_answer() {
     let pos = Position::from_sfen(sfen).unwrap();
     let mut lines = Vec::new();
     let mut dfpn = Dfpn::new(16);
-    let first_proof = std::sync::atomic::AtomicU32::new(0);
+    let first_proof = answer::FirstProofCell::new();
     let found = run_dfpn(
         &mut dfpn,
         &pos,
@@ -255,18 +288,18 @@ fn dfpn_shortest_line_becomes_the_answer() {
         &first_proof,
     );
     assert_eq!(
-        first_proof.load(std::sync::atomic::Ordering::SeqCst),
-        5,
+        first_proof.get(),
+        Some(&answer::FirstProof::Proven(answer::MateLength::new(5).unwrap())),
         "the first proof's length is announced"
     );
-    assert_eq!(found.verdict, DfpnVerdict::Proven);
     assert_eq!(
         lines,
         [5, 3],
         "df-pn's first line is reported, then the shortening's shorter one"
     );
-    match found.answer {
-        Some(MateOutcome::Mate(line)) => assert_eq!(line.len(), 3, "{line:?}"),
+    assert!(found.is_final());
+    match found {
+        DfpnOutcome::Mate(Some(Candidate::Exact(line))) => assert_eq!(line.len(), 3, "{line:?}"),
         other => panic!("{other:?}"),
     }
 }
@@ -284,9 +317,8 @@ fn unverified_short_line_is_a_fallback() {
     let short = dfpn.shortest_line(&pos, &mut |_| false).expect("a line");
     assert!(short.shortest);
     match shortest_answer(&pos, short, &mut || true) {
-        ShortAnswer::Fallback(MateOutcome::Shortest(line)) => assert_eq!(line.len(), 11),
-        ShortAnswer::Final(o) => panic!("final answer {o:?}"),
-        _ => panic!("no fallback"),
+        ShortAnswer::Candidate(Candidate::UncheckedShortest(line)) => assert_eq!(line.len(), 11),
+        other => panic!("not a line held against the exact search: {other:?}"),
     }
 }
 
@@ -306,7 +338,7 @@ fn with_a_deadline_the_exact_search_outlasts_a_fallback() {
     match solve_with(&pos, Some(Duration::from_secs(120)), &config, &control, |_| {}) {
         MateOutcome::Mate(line) => {
             assert_eq!(line.len(), 11);
-            assert_eq!(verify::verify(&pos, &line), Ok(()));
+            assert_eq!(verify::verify(&pos, &line, Claim::Answer), Ok(()));
         }
         other => panic!("{other:?}"),
     }
@@ -342,7 +374,7 @@ fn super_piece_gives_the_same_answers_with_fewer_nodes() {
         let (len, line) = on.expect("a mate");
         assert_eq!(len, plies, "{sfen}");
         assert!(
-            verify::verify(&Position::from_sfen(sfen).unwrap(), &line).is_ok(),
+            verify::verify(&Position::from_sfen(sfen).unwrap(), &line, Claim::Answer).is_ok(),
             "{sfen}"
         );
         if fewer {

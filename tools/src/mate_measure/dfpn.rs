@@ -4,7 +4,7 @@ use super::{ProverArgs, data_rows, nps, sfens};
 use clap::Args;
 use soppo_core::Position;
 use soppo_engine::mate::lab::{self, Dfpn, DfpnVerdict};
-use soppo_engine::mate::verify;
+use soppo_engine::mate::{Claim, verify};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -270,7 +270,7 @@ pub fn shortest_curated(data: &Path, args: &ShortestCuratedArgs) -> anyhow::Resu
         let check = lab::check_line(&pos, &s.line);
         bad += usize::from(check.is_err());
         let n = s.line.len();
-        let exact = verify(&pos, &s.line);
+        let exact = verify(&pos, &s.line, Claim::Answer);
         if exact.is_err() {
             println!("row {i}: {n}-ply line is not the tsume answer: {exact:?}");
         }

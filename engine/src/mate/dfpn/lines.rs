@@ -50,6 +50,7 @@ impl Dfpn {
     /// A mating line from `pos` (attacker to move) after a proof: every attacker move checks,
     /// the defender plays the reply with the longest stored proof, and the line ends in
     /// checkmate. Missing results are searched again. `None` if no mate could be shown.
+    #[cfg(any(test, feature = "lab"))]
     pub fn mate_line(&mut self, pos: &Position) -> Option<Vec<Move>> {
         self.mate_line_until(pos, &mut |_| false)
     }
@@ -94,6 +95,7 @@ impl Dfpn {
     /// counted reply shown to last longest (the attacker has no mate two plies sooner after
     /// it). `None` if there is no mate or the search was stopped before a line was walked;
     /// a stop after some line was found gives that line with `shortest` false.
+    #[cfg(any(test, feature = "lab"))]
     pub fn shortest_line(&mut self, pos: &Position, stop: &mut dyn FnMut(&DfpnStats) -> bool) -> Option<ShortLine> {
         self.shortest_line_reporting(pos, stop, &mut |_, _| {})
     }

@@ -60,10 +60,12 @@ mod shared;
 pub(crate) mod tests;
 mod tt;
 
-pub(super) use interposition::{USELESS_TEST_DEPTH, tsume_mated};
+#[cfg(any(test, feature = "lab"))]
 pub(super) use lines::Replies;
 pub use lines::ShortLine;
-pub use parallel::{Assistant, LineWatcher, STACK_BYTES};
+#[cfg(any(test, feature = "lab"))]
+pub use parallel::LineWatcher;
+pub use parallel::{Assistant, STACK_BYTES};
 
 use interposition::USELESS_CACHE_ENTRIES;
 use search::{Child, FILTER_BITS, MAX_DEPTH, NO_MATE1_ENTRIES, POLL_INTERVAL};
@@ -222,6 +224,7 @@ impl Dfpn {
 
     /// Whether bounded searches leave out the interpositions they can show useless (the
     /// default), or count every interposition as game rules do (for measurements).
+    #[cfg(any(test, feature = "lab"))]
     pub fn set_useless_filter(&mut self, on: bool) {
         self.settings.useless_filter = on;
         for h in &mut self.helpers {
@@ -230,6 +233,7 @@ impl Dfpn {
     }
 
     /// Forgets every stored result.
+    #[cfg(any(test, feature = "lab"))]
     pub fn clear(&mut self) {
         if let Some(shared) = Arc::get_mut(&mut self.shared) {
             shared.clear();

@@ -82,6 +82,7 @@ impl Shared {
     }
 
     /// Empties both tables (no other thread may be searching).
+    #[cfg(any(test, feature = "lab"))]
     pub fn clear(&mut self) {
         self.tt.clear();
         self.rep_tt.clear();

@@ -330,7 +330,7 @@ fn shortest_line_finds_the_shorter_mate() {
     let got = d.shortest_line(&pos(sfen), &mut |_| false).expect("a mate");
     assert!(got.shortest);
     assert_eq!((got.line.len(), got.bound), (3, 3), "{:?}", got.line);
-    crate::mate::verify::verify(&pos(sfen), &got.line).unwrap();
+    crate::mate::verify::verify(&pos(sfen), &got.line, crate::mate::Claim::Answer).unwrap();
 }
 
 /// `stats().nodes` counts every node since the last `solve`, across the bounded searches and
@@ -367,7 +367,7 @@ fn shortest_line_does_not_count_useless_interpositions() {
     let got = d.shortest_line(&pos(sfen), &mut |_| false).expect("a mate");
     assert!(got.shortest);
     assert_eq!(got.line.iter().map(ToString::to_string).collect::<Vec<_>>(), ["6i6a+"]);
-    crate::mate::verify::verify(&pos(sfen), &got.line).unwrap();
+    crate::mate::verify::verify(&pos(sfen), &got.line, crate::mate::Claim::Answer).unwrap();
     // Without the filter every drop counts, and the shortest game-rule mate is longer.
     let mut counting_all = Dfpn::new(16);
     counting_all.set_useless_filter(false);

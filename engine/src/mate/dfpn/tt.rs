@@ -239,6 +239,7 @@ impl Table {
     }
 
     /// The size asked for, in megabytes.
+    #[cfg(any(test, feature = "lab"))]
     pub fn megabytes(&self) -> usize {
         ((self.max_clusters * CLUSTER * size_of::<Slot>()) >> 20).max(1)
     }

@@ -705,6 +705,7 @@ impl<'a> Exact<'a> {
     }
 
     /// The shortest mate of at most `max` plies (attacker to move), if any.
+    #[cfg(any(test, feature = "lab"))]
     pub(crate) fn shortest(&mut self, pos: &mut Position, max: i32) -> Option<i32> {
         debug_assert!(self.sup.is_none());
         self.shortest_len(pos, max)
