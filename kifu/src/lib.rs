@@ -1,5 +1,6 @@
 //! Reads shogi game records, KIF (柿木形式, [`kif`]) and CSA ([`csa`]), into a start position
-//! and the moves of the main line as legal USI moves.
+//! and the moves of the main line as legal USI moves; writes KIF with variations
+//! ([`write_kif`]).
 //!
 //! Every move is resolved against the position it is played in (`soppo-core` checks its
 //! legality), so a record that reads without error replays exactly. Errors carry the 1-based
@@ -16,12 +17,14 @@ pub mod csa;
 pub mod kif;
 mod setup;
 mod text;
+mod write;
 
 use std::fmt;
 use std::path::Path;
 use thiserror::Error;
 
 pub use text::decode_text;
+pub use write::{Variation, kif_file_bytes, write_kif};
 
 /// A game-record format.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

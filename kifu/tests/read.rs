@@ -473,3 +473,50 @@ fn random_games_round_trip() {
         }
     }
 }
+
+/// `write_kif` on random legal games from random start positions (either side to move), with
+/// a variation at a random ply: read back (variations skipped) to the same start and moves.
+#[test]
+fn written_kif_reads_back() {
+    let mut rng = SplitMix64::new(20261206);
+    for _ in 0..300 {
+        let mut pos = Position::startpos();
+        for _ in 0..rng.below(120) {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.do_move(*rng.pick(&moves));
+        }
+        let pos = Position::from_sfen(&pos.to_sfen()).unwrap();
+        let start_sfen = format!("{} 1", pos.to_sfen().rsplit_once(' ').unwrap().0);
+        let (mut p, mut line) = (pos.clone(), Vec::new());
+        for _ in 0..rng.below(60) {
+            let moves = p.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let m = *rng.pick(&moves);
+            p.do_move(m);
+            line.push(m);
+        }
+        let mut variations = Vec::new();
+        if !line.is_empty() {
+            let ply = 1 + rng.below(line.len() as u64) as usize;
+            let mut q = pos.clone();
+            for &m in &line[..ply - 1] {
+                q.do_move(m);
+            }
+            let other = *rng.pick(&q.legal_moves());
+            variations.push(soppo_kifu::Variation {
+                ply,
+                moves: vec![other],
+            });
+        }
+        let text = soppo_kifu::write_kif(&pos, &line, &variations, &["a comment".to_string()]);
+        let got = kif(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(got.start_sfen, start_sfen, "{text}");
+        let usi: Vec<String> = line.iter().map(ToString::to_string).collect();
+        assert_eq!(got.moves, usi, "{text}");
+    }
+}

@@ -858,3 +858,53 @@ fn mate_curated_short_rows_meet_stated_lengths() {
     failures.assert_none("mate_curated");
     assert!(checked >= 90, "{checked}");
 }
+
+/// Every problem of the mate sets written as KIF (a board diagram with both hands, the side to
+/// move, and the first move of its answer where the data gives one) reads back to the same
+/// position and move with soppo-kifu.
+#[test]
+fn mate_sets_round_trip_through_kif() {
+    let Some(dir) = soppo_tests::shared_data_dir() else {
+        return;
+    };
+    let mut checked = 0;
+    for file in [
+        "mate1_nshogi.tsv",
+        "mate3_yaneuraou.tsv",
+        "mate5_yaneuraou.tsv",
+        "mate7_yaneuraou.tsv",
+        "mate9_yaneuraou.tsv",
+        "mate11_yaneuraou.tsv",
+        "mate_curated.tsv",
+        "mudaai6.tsv",
+        "nomate.tsv",
+    ] {
+        let Ok(text) = std::fs::read_to_string(dir.join(file)) else {
+            eprintln!("skipping {file}: not readable");
+            continue;
+        };
+        for row in text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
+            let sfen = row.split('\t').next().unwrap_or_default().trim();
+            let Ok(pos) = Position::from_sfen(sfen) else {
+                continue;
+            };
+            // A move to write: the first legal check, if any (the KIF writer's move text).
+            let mut checks = MoveList::new();
+            generate_checks::<true>(&pos, &mut checks);
+            let line: Vec<Move> = checks.iter().take(1).copied().collect();
+            let kif = soppo_kifu::write_kif(&pos, &line, &[], &[]);
+            let back = soppo_kifu::read(kif.as_bytes(), soppo_kifu::Format::Kif)
+                .unwrap_or_else(|e| panic!("{file}: {sfen}: {e}\n{kif}"));
+            assert_eq!(
+                sfen_without_move_number(&back.start_sfen),
+                sfen_without_move_number(&pos.to_sfen()),
+                "{file}: {kif}"
+            );
+            let usi: Vec<String> = line.iter().map(ToString::to_string).collect();
+            assert_eq!(back.moves, usi, "{file}: {kif}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 5000, "only {checked} problems");
+    eprintln!("{checked} problems written as KIF and read back");
+}

@@ -4,6 +4,8 @@
 //!   move tree (optionally per root move);
 //! - `soppo-tools perft --suite FILE [--max-nodes N]`: run a TSV suite of known perft counts;
 //! - `soppo-tools tsume "<SFEN>" [--time-ms N] [--hash-mb MB]`: solve a mate problem, print USI and Japanese;
+//! - `soppo-tools tsume-check <SFEN | FILE> [--line "<USI moves>"] [--json] [--time-ms N]`: a
+//!   composer's check of a problem (余詰, 変同, 変長, 早詰, 駒余り) along its main line;
 //! - `soppo-tools mate FILE [--time-ms N] [--limit N] [--skip-stated-nomate]`: run a mate suite;
 //! - `soppo-tools fit-mate3 [--data DIR] [--folds N] [--seed N] [--nomate-ratio R]`: fit the
 //!   static 3-ply mate score (Tanaka et al.) on the shared data, with cross-validation;
@@ -28,6 +30,7 @@ mod mate_cmd;
 mod mate_measure;
 mod perft_cmd;
 mod suite;
+mod tsume_check_cmd;
 mod tsume_cmd;
 
 use clap::{ArgGroup, Args, Parser, Subcommand};
@@ -51,6 +54,10 @@ enum Command {
     Perft(PerftArgs),
     /// Solve one mate problem; print the solution in USI and in Japanese notation.
     Tsume(TsumeArgs),
+    /// A composer's check of a tsume problem along its main line: every 余詰 (a second mate),
+    /// 変同 (another defence as long), 変長 (a longer defence), 早詰 (a shorter mate) and 駒余り
+    /// (pieces left over), or "sound". Exit status 0 when sound, 1 when unsound or undecided.
+    TsumeCheck(TsumeCheckArgs),
     /// Run a file of mate problems (plain SFEN lines or `sfen<TAB>length<TAB>…` rows).
     Mate(MateArgs),
     /// Fit the static 3-ply mate score (Tanaka et al.) by least squares, with k-fold
@@ -97,8 +104,35 @@ struct TsumeArgs {
     /// Time limit in milliseconds (none by default).
     #[arg(long, value_name = "N")]
     time_ms: Option<u64>,
+    /// Also write the answer as KIF to this file (Shift JIS for `.kif`, UTF-8 otherwise).
+    #[arg(long, value_name = "FILE")]
+    kif: Option<PathBuf>,
     #[command(flatten)]
     solver: SolverArgs,
+}
+
+#[derive(Debug, Args)]
+struct TsumeCheckArgs {
+    /// The problem: an SFEN (attacker to move), or a KIF (Shift JIS or UTF-8) or CSA file
+    /// whose moves, if any, are the intended main line.
+    input: String,
+    /// The intended main line in USI moves (instead of the file's moves or the solver's
+    /// answer).
+    #[arg(long, value_name = "MOVES")]
+    line: Option<String>,
+    /// Print one JSON object (`shortest`, `sound`, `flaws` with `kind`, `ply`, `line` …).
+    #[arg(long)]
+    json: bool,
+    /// Time budget in milliseconds (none by default); what is not decided by then is said.
+    #[arg(long, value_name = "N")]
+    time_ms: Option<u64>,
+    /// Memory for the exact search's table in MB.
+    #[arg(long, value_name = "MB", default_value_t = 256)]
+    hash_mb: usize,
+    /// Also write the main line, each flaw's line a variation, as KIF to this file
+    /// (Shift JIS for `.kif`, UTF-8 otherwise).
+    #[arg(long, value_name = "FILE")]
+    kif: Option<PathBuf>,
 }
 
 /// The mate solver's settings, as the engine's `Mate*` options and `USI_Hash` set them.
@@ -179,7 +213,16 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             &args.sfen,
             args.time_ms.map(Duration::from_millis),
             &args.solver.config(),
+            args.kif.as_deref(),
         )?)),
+        Command::TsumeCheck(args) => Ok(exit_code(tsume_check_cmd::run(&tsume_check_cmd::CheckArgs {
+            input: &args.input,
+            line: args.line.as_deref(),
+            json: args.json,
+            time: args.time_ms.map(Duration::from_millis),
+            hash_mb: args.hash_mb,
+            kif: args.kif.as_deref(),
+        })?)),
         Command::Mate(args) => {
             let summary = mate_cmd::run(
                 &args.file,

@@ -1,16 +1,17 @@
-//! `tsume "<sfen>" [--time-ms N]`: solve one mate problem and print the answer in USI and in
-//! Japanese notation.
+//! `tsume "<sfen>" [--time-ms N] [--kif FILE]`: solve one mate problem and print the answer in
+//! USI and in Japanese notation (and write it as KIF).
 
 use crate::kif;
 use crate::mate_cmd::{Outcome, SolveResult, millis, solve_position, verify_outcome};
 use crate::perft_cmd::parse_position;
-use anyhow::Result;
+use anyhow::{Context, Result};
 use soppo_core::Move;
 use soppo_engine::mate::MateConfig;
+use std::path::Path;
 use std::time::Duration;
 
 /// Whether a mate was found (exit code 0) or not (1).
-pub fn run(sfen: &str, time_limit: Option<Duration>, config: &MateConfig) -> Result<bool> {
+pub fn run(sfen: &str, time_limit: Option<Duration>, config: &MateConfig, kif: Option<&Path>) -> Result<bool> {
     let pos = parse_position(sfen)?;
     let SolveResult {
         outcome,
@@ -49,6 +50,13 @@ pub fn run(sfen: &str, time_limit: Option<Duration>, config: &MateConfig) -> Res
     };
     println!("{}", usi_line(&line));
     println!("{}", kif::japanese(&pos, &line).join(" "));
+    if let Some(path) = kif {
+        let comment = format!("soppo-tools tsume: {what}, {} plies", line.len());
+        let text = soppo_kifu::write_kif(&pos, &line, &[], &[comment]);
+        let name = path.to_string_lossy();
+        std::fs::write(path, soppo_kifu::kif_file_bytes(&text, &name))
+            .with_context(|| format!("cannot write {name}"))?;
+    }
     if let Err(why) = verified {
         println!("warning: the {what} does not verify: {why}");
     }

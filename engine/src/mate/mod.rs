@@ -20,7 +20,8 @@
 //!
 //! This file is the module's whole API: [`solve`] and [`solve_with`] with [`MateConfig`],
 //! [`MateOutcome`] and [`MateProgress`]; whether a position is a mate problem at all
-//! ([`not_a_problem`]); and the verifier's check of a line against what it
+//! ([`not_a_problem`]); a composer's check of a problem along its main line
+//! ([`check_problem`]); and the verifier's check of a line against what it
 //! claims ([`verify()`], [`Claim`], [`VerifyError`]). The solver's parts on their own, for
 //! measurements and tests, are in `lab`, built only with the `lab` feature (which
 //! `soppo-tools` turns on) and for the engine's own tests.
@@ -28,6 +29,7 @@
 //! [`Dfpn::shortest_line`]: dfpn::Dfpn::shortest_line
 
 mod answer;
+mod compose;
 mod dfpn;
 mod dfpn_answer;
 mod exact;
@@ -39,6 +41,7 @@ mod side_by_side;
 mod taking_turns;
 mod verify;
 
+pub use compose::{CheckError, CheckLimits, CheckReport, Flaw, FlawKind, Question, Undecided, check_problem};
 pub use problem::{NotAProblem, not_a_problem};
 pub use verify::{Claim, VerifyError, verify};
 

@@ -74,7 +74,7 @@ fn useless_interpositions_are_not_defences() {
 /// away (a knight guards 8a). Every drop between is useless, so it is a one-ply mate.
 #[test]
 fn long_distance_interpositions_are_useless() {
-    let sfen = "k8/9/PPN6/9/9/9/9/9/8R b r2b4g4s4n4l16p 1";
+    let sfen = "k8/9/PPN6/9/9/9/9/9/8R b r2b4g4s3n4l16p 1";
     let line = expect_mate(sfen, 1);
     assert_eq!(line[0].to_string(), "1i1a+");
     // Without the knight guarding 8a, a piece dropped there is taken back by the king: an

@@ -76,7 +76,9 @@ impl Exact<'_> {
         }
     }
 
-    fn defence_line(&mut self, pos: &mut Position, m: i32, line: &mut Vec<Move>) {
+    /// The answer line from a defender-to-move position whose longest counted defence is `m`
+    /// plies: a longest defence (the fewest pieces left over among ties), then [`Exact::principal_line`].
+    pub(crate) fn defence_line(&mut self, pos: &mut Position, m: i32, line: &mut Vec<Move>) {
         let tied = self.longest_defences(pos, m);
         if tied.is_empty() {
             return;
