@@ -59,6 +59,11 @@ impl Exact<'_> {
     pub(crate) fn principal_line(&mut self, pos: &mut Position, len: i32, line: &mut Vec<Move>) {
         let mut checks = MoveList::new();
         generate_checks::<true>(pos, &mut checks);
+        // The mating move of the last ply: a drop where one mates, so that the attacker ends
+        // with no more pieces in hand than it must (the no-surplus rule between equal lines).
+        if len == 1 {
+            checks.sort_by_key(|m| !m.is_drop());
+        }
         for &m in &checks {
             if !self.enter(pos, m) {
                 continue;
