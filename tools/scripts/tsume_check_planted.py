@@ -23,9 +23,9 @@ For the first N problems of each file:
   by a line longer than the main line's rest, the main line is replaced from there by that
   check, the evasion with cshogi's longest line and that line: 早詰 at that ply;
 - **yozume**: a gold (else a silver) moves from the defender's hand to the attacker's; at the
-  first attacker ply but the last where another check mates within the plies the main line
-  has left (cshogi's df-pn after every evasion, with that depth bound), 余詰 at that ply, not
-  tolerated.
+  first attacker ply but the last, among those with at most 9 plies left, where another check
+  mates within the plies the main line has left (cshogi's exhaustive n-ply mate search after
+  every evasion), 余詰 at that ply, not tolerated.
 
 A planted case counts when tsume-check reports the expected kind at the expected ply. Prints
 the counts per kind and every failure; exits with status 1 if any case fails.
@@ -133,8 +133,9 @@ def plant_hencho(sfen, line):
             b.push(m)
             pv = dfpn_line(b)
             b.pop()
-            if pv is not None and 1 + len(pv) < rest:
-                return line[:j] + [u] + pv, j + 1
+            planted = line[:j] + [u] + (pv or [])
+            if pv is not None and 1 + len(pv) < rest and mating_line(sfen, planted):
+                return planted, j + 1
     return None
 
 
@@ -166,31 +167,63 @@ def plant_hayazume(sfen, line):
             if not lines:
                 continue
             reply, pv = max(lines.items(), key=lambda kv: len(kv[1]))
-            if 2 + len(pv) > rest:
-                return line[:j] + [u, reply] + pv, j + 1
+            planted = line[:j] + [u, reply] + pv
+            if 2 + len(pv) > rest and mating_line(sfen, planted):
+                return planted, j + 1
     return None
 
 
+def mates_within(board, plies):
+    """Defender to move, in check: whether every evasion is mated within `plies` plies in all
+    (cshogi's exhaustive n-ply mate search, which counts useless interpositions as defences,
+    so its mate is a tsume mate no longer)."""
+    for m in list(board.legal_moves):
+        board.push(m)
+        if plies - 1 == 1:
+            found = board.mate_move_in_1ply()
+        else:
+            found = plies - 1 >= 3 and board.mate_move(plies - 1)
+        board.pop()
+        if not found:
+            return False
+    return True
+
+
 def plant_yozume(sfen, line):
+    """A gold (else a silver) moved to the attacker's hand; the first of the last attacker
+    plies but the last (at most 9 plies left, for cshogi's exhaustive search) where another
+    check mates within the plies left."""
     for piece in 'GS':
         planted = move_hand_piece(sfen, piece)
         if planted is None:
             continue
-        for j in range(0, len(line) - 1, 2):
+        for j in range(max(0, len(line) - 9), len(line) - 1, 2):
             b = board_after(planted, line[:j])
             rest = len(line) - j
             for m in list(b.legal_moves):
                 u = cshogi.move_to_usi(m)
-                if u == line[j]:
+                # The main move with or without promotion is tolerated (成不成非限定).
+                if u.rstrip('+') == line[j].rstrip('+'):
                     continue
                 b.push(m)
-                mated_now = b.is_check() and b.is_game_over()
-                lines = and_node_lines(b, rest - 2) if b.is_check() and not mated_now else None
+                mates = b.is_check() and mates_within(b, rest - 1)
                 b.pop()
-                if mated_now or lines:
+                if mates:
                     return planted, j + 1
         return None
     return None
+
+
+def mating_line(sfen, line):
+    """Odd, every attacker move a check, checkmate at the end (cshogi)."""
+    if len(line) % 2 == 0:
+        return False
+    b = cshogi.Board(sfen)
+    for i, m in enumerate(line):
+        b.push_usi(m)
+        if i % 2 == 0 and not b.is_check():
+            return False
+    return b.is_check() and b.is_game_over()
 
 
 def main():
