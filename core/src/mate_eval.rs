@@ -43,15 +43,7 @@ use crate::position::Position;
 use crate::types::{Color, PieceKind, Square};
 
 /// The hand kinds in the order of the paper's Table 1 (and of [`Mate3Features::hand`]).
-pub const HAND_ORDER: [PieceKind; 7] = [
-    PieceKind::Rook,
-    PieceKind::Bishop,
-    PieceKind::Gold,
-    PieceKind::Silver,
-    PieceKind::Knight,
-    PieceKind::Lance,
-    PieceKind::Pawn,
-];
+pub const HAND_ORDER: [PieceKind; 7] = PieceKind::HAND_BY_VALUE;
 
 /// The features of one position, all counted for the side to move as attacker against the
 /// other side's king.

@@ -248,6 +248,18 @@ impl PieceKind {
         PieceKind::Rook,
     ];
 
+    /// The hand kinds from the most valuable down: the order in which SFEN and KIF write a
+    /// hand (`2R B 4G …`, `飛二　角　金四 …`).
+    pub const HAND_BY_VALUE: [PieceKind; 7] = [
+        PieceKind::Rook,
+        PieceKind::Bishop,
+        PieceKind::Gold,
+        PieceKind::Silver,
+        PieceKind::Knight,
+        PieceKind::Lance,
+        PieceKind::Pawn,
+    ];
+
     /// Kind from its number (1..=14).
     pub const fn from_u8(v: u8) -> Option<PieceKind> {
         Some(match v {

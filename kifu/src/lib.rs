@@ -24,7 +24,7 @@ use std::path::Path;
 use thiserror::Error;
 
 pub use text::decode_text;
-pub use write::{Variation, kif_file_bytes, write_kif};
+pub use write::{Variation, kif_file_bytes, kind_name, write_kif};
 
 /// A game-record format.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

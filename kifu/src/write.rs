@@ -121,8 +121,9 @@ fn square_text(sq: Square) -> String {
         .collect()
 }
 
-/// A piece's name in a move (two characters for the promoted lance, knight and silver).
-fn kind_name(kind: PieceKind) -> &'static str {
+/// A piece's Japanese name in a move (`玉` for either king; two characters for the promoted
+/// lance, knight and silver).
+pub fn kind_name(kind: PieceKind) -> &'static str {
     match kind {
         PieceKind::Pawn => "歩",
         PieceKind::Lance => "香",
@@ -167,17 +168,8 @@ fn kanji_number(n: u32) -> String {
 }
 
 fn hand_text(pos: &Position, c: Color) -> String {
-    const ORDER: [PieceKind; 7] = [
-        PieceKind::Rook,
-        PieceKind::Bishop,
-        PieceKind::Gold,
-        PieceKind::Silver,
-        PieceKind::Knight,
-        PieceKind::Lance,
-        PieceKind::Pawn,
-    ];
     let hand = pos.hand(c);
-    let parts: Vec<String> = ORDER
+    let parts: Vec<String> = PieceKind::HAND_BY_VALUE
         .iter()
         .filter(|&&k| hand.count(k) > 0)
         .map(|&k| {

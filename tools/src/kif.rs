@@ -7,24 +7,7 @@ const FILE_DIGITS: [char; 9] = ['１', '２', '３', '４', '５', '６', '７',
 const RANK_KANJI: [char; 9] = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
 
 /// The Japanese name of a piece kind (`玉` for either king).
-pub fn piece_name(kind: PieceKind) -> &'static str {
-    match kind {
-        PieceKind::Pawn => "歩",
-        PieceKind::Lance => "香",
-        PieceKind::Knight => "桂",
-        PieceKind::Silver => "銀",
-        PieceKind::Gold => "金",
-        PieceKind::Bishop => "角",
-        PieceKind::Rook => "飛",
-        PieceKind::King => "玉",
-        PieceKind::ProPawn => "と",
-        PieceKind::ProLance => "成香",
-        PieceKind::ProKnight => "成桂",
-        PieceKind::ProSilver => "成銀",
-        PieceKind::Horse => "馬",
-        PieceKind::Dragon => "龍",
-    }
-}
+pub use soppo_kifu::kind_name as piece_name;
 
 /// `５二` for square 5b.
 pub fn square_name(sq: Square) -> String {

@@ -178,15 +178,7 @@ pub fn format_sfen(
     s.push(' ');
     s.push(side.to_char());
     s.push(' ');
-    let order = [
-        PieceKind::Rook,
-        PieceKind::Bishop,
-        PieceKind::Gold,
-        PieceKind::Silver,
-        PieceKind::Knight,
-        PieceKind::Lance,
-        PieceKind::Pawn,
-    ];
+    let order = PieceKind::HAND_BY_VALUE;
     let mut any = false;
     for c in Color::ALL {
         for k in order {

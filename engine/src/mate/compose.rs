@@ -275,43 +275,39 @@ struct Checker<'e, 'a> {
 impl Checker<'_, '_> {
     /// Attacker to move: the shortest mate of `from` to `to` plies (odd).
     fn shortest_mate(&mut self, pos: &mut Position, from: i32, to: i32) -> Found {
-        let _ = self.exact.take_cut_off();
-        let mut l = from;
-        while l <= to {
-            let found = self.exact.or_node(pos, l);
-            let cut_off = self.exact.take_cut_off();
-            if self.exact.aborted {
-                return Found::Undecided;
-            }
-            if found {
-                return Found::Length(l);
-            }
-            if !cut_off {
-                return Found::None;
-            }
-            l += 2;
-        }
-        Found::Undecided
+        self.deepen(pos, from, to, true)
     }
 
     /// Defender to move: the longest counted defence, from `from` to `to` plies (even);
     /// `Found::None` when some defence escapes mate altogether.
     fn longest_defence(&mut self, pos: &mut Position, from: i32, to: i32) -> Found {
+        self.deepen(pos, from, to, false)
+    }
+
+    /// The first bound from `from` to `to`, by twos, within which the attacker mates (with
+    /// the attacker to move, `or_node`) or every counted defence is mated (`and_node`);
+    /// `Found::None` when a bound failed without being cut off by its depth (no larger one
+    /// holds either).
+    fn deepen(&mut self, pos: &mut Position, from: i32, to: i32, attacker_to_move: bool) -> Found {
         let _ = self.exact.take_cut_off();
-        let mut m = from;
-        while m <= to {
-            let within = self.exact.and_node(pos, m);
+        let mut bound = from;
+        while bound <= to {
+            let holds = if attacker_to_move {
+                self.exact.or_node(pos, bound)
+            } else {
+                self.exact.and_node(pos, bound)
+            };
             let cut_off = self.exact.take_cut_off();
             if self.exact.aborted {
                 return Found::Undecided;
             }
-            if within {
-                return Found::Length(m);
+            if holds {
+                return Found::Length(bound);
             }
             if !cut_off {
                 return Found::None;
             }
-            m += 2;
+            bound += 2;
         }
         Found::Undecided
     }
