@@ -5,8 +5,9 @@
 //! it, with the exact tsume search (useless interpositions are never counted as defences):
 //!
 //! - at every attacker move, a second check that mates within the line's remaining length is
-//!   **余詰** (`yozume`); at the last move (最終手余詰), and where it is the main move with
-//!   or without promotion (成不成非限定), it is reported but tolerated. A detour
+//!   **余詰** (`yozume`); at the last move of a problem longer than one move (最終手余詰),
+//!   and where it is the main move with or without promotion (成不成非限定), it is reported
+//!   but tolerated. A detour
 //!   that returns to the main line (迂回手順) takes more plies than are left, so the length
 //!   bound never counts it; a different order of the same moves within the length is a second
 //!   solution and is reported.
@@ -395,10 +396,12 @@ impl Checker<'_, '_> {
                 return true;
             }
             if mates {
-                // 最終手余詰 (a second mate at the last move) and 成不成非限定 (the main
-                // move with or without promotion) are tolerated.
+                // 最終手余詰 (a second mate at the last move of a longer problem) and
+                // 成不成非限定 (the main move with or without promotion) are tolerated.
                 let promotion_only = !c.is_drop() && !main.is_drop() && c.from() == main.from() && c.to() == main.to();
-                self.flaw(FlawKind::Yozume, ply, line, r == 1 || promotion_only);
+                // A one-move problem's second mate is a flaw like any other: not tolerated.
+                let last_of_several = r == 1 && ply > 1;
+                self.flaw(FlawKind::Yozume, ply, line, last_of_several || promotion_only);
             }
         }
         false
@@ -537,6 +540,16 @@ mod tests {
         let pos = Position::from_sfen("4k4/9/3P1P3/9/9/9/9/9/9 b GS 1").unwrap();
         assert!(second.len() <= 5);
         assert_eq!(verify(&pos, second, Claim::TsumeMate), Ok(()));
+    }
+
+    #[test]
+    fn a_one_move_problem_with_two_mates_is_unsound() {
+        let r = run("4k4/9/4P4/9/9/9/9/9/9 b G 1", None).unwrap();
+        assert_eq!(r.shortest, Some(1));
+        assert_eq!(r.sound(), Some(true), "{:?}", flaws(&r));
+        let r = run("8k/9/8P/8N/9/9/9/9/9 b G 1", Some("G*1b")).unwrap();
+        assert_eq!(flaws(&r), [(FlawKind::Yozume, 1, "G*2b".into(), false)]);
+        assert_eq!(r.sound(), Some(false));
     }
 
     #[test]
