@@ -122,20 +122,26 @@ def last_ply_mates(sfen, line):
     return found - {line[-1]}
 
 
-def plant_hencho(sfen, line):
-    for j in range(1, len(line), 2):
+def alternatives(sfen, line, plies, same=lambda u, main: u == main):
+    """For each ply j in `plies`: every legal move u other than the main line's (by `same`),
+    played on the position before move j + 1; yields (j, plies left, u, the board after u)."""
+    for j in plies:
         b = board_after(sfen, line[:j])
-        rest = len(line) - j
         for m in list(b.legal_moves):
             u = cshogi.move_to_usi(m)
-            if u == line[j]:
+            if same(u, line[j]):
                 continue
             b.push(m)
-            pv = dfpn_line(b)
+            yield j, len(line) - j, u, b
             b.pop()
-            planted = line[:j] + [u] + (pv or [])
-            if pv is not None and 1 + len(pv) < rest and mating_line(sfen, planted):
-                return planted, j + 1
+
+
+def plant_hencho(sfen, line):
+    for j, rest, u, b in alternatives(sfen, line, range(1, len(line), 2)):
+        pv = dfpn_line(b)
+        planted = line[:j] + [u] + (pv or [])
+        if pv is not None and 1 + len(pv) < rest and mating_line(sfen, planted):
+            return planted, j + 1
     return None
 
 
@@ -154,22 +160,14 @@ def and_node_lines(board, depth=None):
 
 
 def plant_hayazume(sfen, line):
-    for j in range(0, len(line), 2):
-        b = board_after(sfen, line[:j])
-        rest = len(line) - j
-        for m in list(b.legal_moves):
-            u = cshogi.move_to_usi(m)
-            if u == line[j]:
-                continue
-            b.push(m)
-            lines = and_node_lines(b) if b.is_check() else None
-            b.pop()
-            if not lines:
-                continue
-            reply, pv = max(lines.items(), key=lambda kv: len(kv[1]))
-            planted = line[:j] + [u, reply] + pv
-            if 2 + len(pv) > rest and mating_line(sfen, planted):
-                return planted, j + 1
+    for j, rest, u, b in alternatives(sfen, line, range(0, len(line), 2)):
+        lines = and_node_lines(b) if b.is_check() else None
+        if not lines:
+            continue
+        reply, pv = max(lines.items(), key=lambda kv: len(kv[1]))
+        planted = line[:j] + [u, reply] + pv
+        if 2 + len(pv) > rest and mating_line(sfen, planted):
+            return planted, j + 1
     return None
 
 
@@ -197,19 +195,12 @@ def plant_yozume(sfen, line):
         planted = move_hand_piece(sfen, piece)
         if planted is None:
             continue
-        for j in range(max(0, len(line) - 9), len(line) - 1, 2):
-            b = board_after(planted, line[:j])
-            rest = len(line) - j
-            for m in list(b.legal_moves):
-                u = cshogi.move_to_usi(m)
-                # The main move with or without promotion is tolerated (成不成非限定).
-                if u.rstrip('+') == line[j].rstrip('+'):
-                    continue
-                b.push(m)
-                mates = b.is_check() and mates_within(b, rest - 1)
-                b.pop()
-                if mates:
-                    return planted, j + 1
+        plies = range(max(0, len(line) - 9), len(line) - 1, 2)
+        # The main move with or without promotion is tolerated (成不成非限定).
+        same = lambda u, main: u.rstrip('+') == main.rstrip('+')  # noqa: E731
+        for j, rest, _, b in alternatives(planted, line, plies, same):
+            if b.is_check() and mates_within(b, rest - 1):
+                return planted, j + 1
         return None
     return None
 

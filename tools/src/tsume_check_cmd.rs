@@ -71,7 +71,12 @@ pub fn run(args: &CheckArgs) -> Result<bool> {
 /// The position and, from a file, its moves.
 fn read_problem(input: &str) -> Result<(Position, Option<Vec<Move>>)> {
     let path = Path::new(input);
-    let looks_like_sfen = input.contains('/') && !path.is_file();
+    // A file by its name or its existence; anything else is read as an SFEN.
+    let kifu_name = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| ["kif", "kifu", "csa"].contains(&e.to_ascii_lowercase().as_str()));
+    let looks_like_sfen = !kifu_name && !path.exists();
     if looks_like_sfen || input.trim() == "startpos" {
         let pos = crate::perft_cmd::parse_position(input)?;
         return Ok((pos, None));

@@ -321,8 +321,7 @@ impl Checker<'_, '_> {
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<Option<Undecided>, CheckError> {
         let n = len_i32(main.len());
-        let attacker = root.side_to_move();
-        let main_surplus = surplus_after(root, main, attacker);
+        let main_surplus = self.exact.surplus_after(&mut root.clone(), main);
         let mut pos = root.clone();
         for (i, &mv) in main.iter().enumerate() {
             let ply = i + 1;
@@ -456,21 +455,12 @@ impl Checker<'_, '_> {
             // Another kind of piece dropped on the main line's square, answered by the main
             // line's moves, is the same answer (合駒の種類違い), not a variation.
             let same_answer = e.is_drop() && main.is_drop() && e.to() == main.to() && line[1..] == rest[1..];
-            if !same_answer && surplus_after(pos, &line, !pos.side_to_move()) <= main_surplus {
+            if !same_answer && self.exact.surplus_after(pos, &line) <= main_surplus {
                 self.flaw(FlawKind::Hendo, ply, line, true);
             }
         }
         Ok(false)
     }
-}
-
-/// The pieces `attacker` holds after `line` from `pos`.
-fn surplus_after(pos: &Position, line: &[Move], attacker: soppo_core::Color) -> u32 {
-    let mut p = pos.clone();
-    for &m in line {
-        p.do_move(m);
-    }
-    p.hand(attacker).total()
 }
 
 #[cfg(test)]

@@ -114,7 +114,8 @@ impl Exact<'_> {
         line.extend(chosen.1);
     }
 
-    fn surplus_after(&self, pos: &mut Position, sub: &[Move]) -> u32 {
+    /// The pieces the attacker holds after `sub` is played from `pos` (which is left as it was).
+    pub(crate) fn surplus_after(&self, pos: &mut Position, sub: &[Move]) -> u32 {
         for &m in sub {
             pos.do_move(m);
         }
