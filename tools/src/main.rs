@@ -271,6 +271,8 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+    // Diagnostics (`RUST_LOG=soppo_engine=debug`) go to standard error; nothing by default.
+    env_logger::init();
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,

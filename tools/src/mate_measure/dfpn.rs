@@ -153,6 +153,9 @@ pub struct RowsArgs {
     /// Nodes per row at most.
     #[arg(long, value_name = "N", default_value_t = 50_000_000)]
     max_nodes: u64,
+    /// Also print each row's verdict and nodes (`row N: verdict, nodes, ms`).
+    #[arg(long)]
+    per_row: bool,
     #[command(flatten)]
     prover: ProverArgs,
 }
@@ -168,10 +171,20 @@ pub fn rows(data: &Path, args: &RowsArgs) -> anyhow::Result<bool> {
     let mut max_row_nodes = 0;
     // One table for all rows (results stay valid across positions; clearing 256 MB a
     // thousand times would dominate the measurement).
-    for sfen in &rows {
+    for (i, sfen) in rows.iter().enumerate() {
         let pos = parse(sfen)?;
-        if d.solve(&pos, args.max_nodes, &mut |_| false) == DfpnVerdict::Proven {
+        let row_start = Instant::now();
+        let verdict = d.solve(&pos, args.max_nodes, &mut |_| false);
+        if verdict == DfpnVerdict::Proven {
             proven += 1;
+        }
+        if args.per_row {
+            println!(
+                "row {}: {verdict:?}, {} nodes, {} ms",
+                i + 1,
+                d.stats().nodes,
+                row_start.elapsed().as_millis()
+            );
         }
         nodes += d.stats().nodes;
         max_row_nodes = max_row_nodes.max(d.stats().nodes);
