@@ -125,6 +125,10 @@ struct ProverArgs {
     /// `setoption name MateInterposition value PerKind`).
     #[arg(long)]
     per_kind: bool,
+    /// A node's summed number is df-pn's plain sum, not capped above the weak sum of weak
+    /// proof-number search (an A/B switch; see `Dfpn::set_capped_sums`).
+    #[arg(long)]
+    plain_sums: bool,
 }
 
 impl ProverArgs {
@@ -132,6 +136,7 @@ impl ProverArgs {
     fn prover(&self, hash_mb: usize) -> Dfpn {
         let mut d = Dfpn::new(hash_mb);
         d.set_drop_chains(!self.per_kind);
+        d.set_capped_sums(!self.plain_sums);
         d.set_threads(self.threads);
         d
     }

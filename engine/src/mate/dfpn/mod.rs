@@ -19,6 +19,10 @@
 //!   through one position) and is stored normally; until then it is stored only under a key
 //!   that includes the path from the root, in a small table of its own, so it never answers
 //!   another path (no graph history interaction errors).
+//! - Capped sums: a node's summed number is the sum of its children's, but at most a fixed cap
+//!   above their weak sum (Ueda et al.'s weak proof-number search), so that subtrees shared by
+//!   transpositions, counted again at every level, cannot grow the numbers without bound (see
+//!   `Dfpn::evaluate`).
 //! - Threshold control (after Kishimoto's TCA): a node with a child on the current path
 //!   raises its thresholds above its own proof and disproof numbers on entry, so it does not
 //!   return at once to a parent that would re-enter it with the same thresholds.
@@ -170,6 +174,8 @@ struct Settings {
     drop_chains: bool,
     /// Whether bounded searches leave out the interpositions they can show useless.
     useless_filter: bool,
+    /// Whether a node's summed number is capped by its weak sum (see `Dfpn::evaluate`).
+    capped_sums: bool,
 }
 
 impl Dfpn {
@@ -201,6 +207,7 @@ impl Dfpn {
             settings: Settings {
                 drop_chains: true,
                 useless_filter: true,
+                capped_sums: true,
             },
             children: Vec::with_capacity(1 << 16),
             path_keys: vec![0; MAX_DEPTH + 2],
@@ -229,6 +236,17 @@ impl Dfpn {
         self.settings.useless_filter = on;
         for h in &mut self.helpers {
             h.settings.useless_filter = on;
+        }
+    }
+
+    /// Whether a node's summed number (pn at AND nodes, dn at OR nodes) is capped by its weak
+    /// sum (the default, see `Dfpn::evaluate`), or is the plain sum of df-pn (for A/B
+    /// measurements). Either way the verdicts are the same.
+    #[cfg(any(test, feature = "lab"))]
+    pub fn set_capped_sums(&mut self, on: bool) {
+        self.settings.capped_sums = on;
+        for h in &mut self.helpers {
+            h.settings.capped_sums = on;
         }
     }
 

@@ -604,8 +604,16 @@ impl Dfpn {
     /// would count and explore that work several times; a waiting drop that is already known
     /// to refute the check still counts. At OR nodes the same rule, with "disproven", chains a
     /// non-promotion behind its promotion.
+    ///
+    /// δ is the children's φ summed, but at most [`SUM_CAP`] above their weak sum (the largest
+    /// φ plus one for every other child with φ > 0, after Ueda et al.'s weak proof-number
+    /// search). Where transpositions share subtrees the sum counts them again at every level
+    /// and can grow geometrically with depth, until a threshold handed down is only a few
+    /// units above a node's numbers and every descent from the root makes that little
+    /// progress (Shogi Muso #21: numbers near 2.6 × 10⁹ rising by about 18 a descent, no
+    /// proof in 60 s). Below the cap, which ordinary problems never reach, it is the sum.
     #[inline]
-    fn evaluate(&self, start: usize, end: usize, or_node: bool) -> (u32, u32, usize, u32) {
+    fn evaluate(&self, start: usize, end: usize, or_node: bool) -> Evaluation {
         self.evaluate_avoiding(start, end, or_node, usize::MAX)
     }
 
@@ -613,11 +621,12 @@ impl Dfpn {
     /// second best (it still counts in the sum). The best is `start` with δ = `INF` if no other
     /// child qualifies.
     #[inline]
-    fn evaluate_avoiding(&self, start: usize, end: usize, or_node: bool, avoid: usize) -> (u32, u32, usize, u32) {
+    fn evaluate_avoiding(&self, start: usize, end: usize, or_node: bool, avoid: usize) -> Evaluation {
         let mut best = start;
         let mut best_delta = INF;
         let mut second = INF;
         let mut sum = 0u32;
+        let (mut largest, mut open) = (0u32, 0u32);
         let mut chain = NO_CHAIN;
         let mut chain_open = false;
         for (i, c) in self.children[start..end].iter().enumerate() {
@@ -633,6 +642,10 @@ impl Dfpn {
                 chain_open |= cphi != 0;
             }
             sum = pn_add(sum, cphi);
+            if cphi != 0 {
+                open += 1;
+                largest = largest.max(cphi);
+            }
             if start + i == avoid {
                 continue;
             }
@@ -644,7 +657,14 @@ impl Dfpn {
                 second = cdelta;
             }
         }
-        (best_delta, sum, best, second)
+        Evaluation {
+            phi: best_delta,
+            delta: summed_delta(sum, largest, open, self.settings.capped_sums),
+            sum,
+            best,
+            second,
+            open,
+        }
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -693,7 +713,14 @@ impl Dfpn {
         let end = self.children.len();
         let mut first = true;
         loop {
-            let (phi, delta, mut best, mut second) = self.evaluate(start, end, or_node);
+            let Evaluation {
+                phi,
+                delta,
+                sum,
+                mut best,
+                mut second,
+                open,
+            } = self.evaluate(start, end, or_node);
             if first && rep_seen {
                 // TCA: a child on the path makes our own numbers unreliable for the parent's
                 // thresholds; search at least until they change.
@@ -708,7 +735,11 @@ impl Dfpn {
                 // Another thread is searching the best child: take the next best instead if
                 // it is nearly as good, counting the busy child's δ half as much again (after
                 // Kaneko's virtual proof numbers), so the threads spread over the tree.
-                let (_, _, alt, alt_second) = self.evaluate_avoiding(start, end, or_node, best);
+                let Evaluation {
+                    best: alt,
+                    second: alt_second,
+                    ..
+                } = self.evaluate_avoiding(start, end, or_node, best);
                 let d = |c: &Child| if or_node { c.pn } else { c.dn };
                 let busy_delta = d(&self.children[best]);
                 let virtual_delta = busy_delta.saturating_add(busy_delta / 2 + 1).min(NEAR_INF);
@@ -721,7 +752,7 @@ impl Dfpn {
             let c = self.children[best];
             let cphi = if or_node { c.dn } else { c.pn };
             // δ(n) < th_δ here, so no child has φ = INF and δ(n) >= cφ.
-            let child_th_phi = th_delta - (delta - cphi);
+            let child_th_phi = child_phi_threshold(th_delta, sum, open, cphi, self.settings.capped_sums);
             // 1+ε (ε = 1/4): let the best child run past the second best before switching.
             // Without it sibling see-saws re-descend long lines for every unit of progress.
             let child_th_delta = th_phi.min(second.saturating_add(1).max(second.saturating_add(second / 4)));
@@ -795,7 +826,7 @@ impl Dfpn {
         end: usize,
         exact_hand: bool,
     ) -> NodeResult {
-        let (phi, delta, _, _) = self.evaluate(start, end, or_node);
+        let Evaluation { phi, delta, .. } = self.evaluate(start, end, or_node);
         let (pn, dn) = if or_node { (phi, delta) } else { (delta, phi) };
         let kids = &self.children[start..end];
         let hand = pos.hand(self.attacker);
@@ -873,6 +904,55 @@ impl Dfpn {
     }
 }
 
+/// How far a node's summed number may run above its weak sum (see [`Dfpn::evaluate`]): far
+/// above what ordinary problems reach (the 5,000 YaneuraOu samples, Shogi Zuko 99 and
+/// Microcosmos never do; the curated rows' nodes change by 0.002 %), so that only runaway
+/// double counting is cut.
+const SUM_CAP: u32 = 1 << 20;
+
+/// δ from the children's φ: their `sum`, capped at [`SUM_CAP`] above the weak sum (the
+/// `largest` φ plus one for each of the other `open` children) when `capped`.
+#[inline]
+fn summed_delta(sum: u32, largest: u32, open: u32, capped: bool) -> u32 {
+    if capped && largest != INF {
+        sum.min(largest.saturating_add(open.saturating_sub(1)).saturating_add(SUM_CAP))
+    } else {
+        sum
+    }
+}
+
+/// The φ threshold of the child searched next, whose φ is `cphi`, at a node whose threshold
+/// on δ is `th_delta` (above its δ): the child's φ at which the node's δ reaches `th_delta`.
+/// With capped sums δ reaches it once both the sum (the other children's φ plus the child's)
+/// and the capped weak sum (the child's φ + open - 1 + cap, once the child's is the largest)
+/// do, so the child runs until the later of the two. That can overshoot by as much as the
+/// largest sibling's φ when a sibling alone holds the weak sum above `th_delta`.
+#[inline]
+fn child_phi_threshold(th_delta: u32, sum: u32, open: u32, cphi: u32, capped: bool) -> u32 {
+    let sum_part = th_delta.saturating_sub(sum.saturating_sub(cphi));
+    if capped {
+        let weak_part = th_delta.saturating_sub(open.saturating_sub(1).saturating_add(SUM_CAP));
+        sum_part.max(weak_part)
+    } else {
+        sum_part
+    }
+}
+
+/// A node's numbers from its children ([`Dfpn::evaluate`]).
+struct Evaluation {
+    /// φ: the least child δ.
+    phi: u32,
+    /// δ: the children's φ summed, capped above their weak sum.
+    delta: u32,
+    /// The children's φ summed.
+    sum: u32,
+    /// The child of least δ, and the second least δ.
+    best: usize,
+    second: u32,
+    /// Children with φ > 0 that take part.
+    open: u32,
+}
+
 /// The bound of a node's children: one ply less ([`UNBOUNDED`] stays unbounded).
 #[inline(always)]
 fn child_bound(bound: u16) -> u16 {
@@ -915,4 +995,67 @@ pub(super) fn material_signature(pos: &Position, attacker: Color) -> u64 {
         sig = mix(sig ^ (n << 8) ^ i as u64);
     }
     sig
+}
+
+#[cfg(test)]
+mod sum_tests {
+    use super::{INF, NEAR_INF, SUM_CAP, child_phi_threshold, pn_add, summed_delta};
+
+    /// δ of a node whose children's φ are `phis`, as `Dfpn::evaluate` sums them.
+    fn delta(phis: &[u32], capped: bool) -> u32 {
+        let sum = phis.iter().fold(0, |s, &p| pn_add(s, p));
+        let open = phis.iter().filter(|&&p| p != 0).count() as u32;
+        let largest = phis.iter().copied().max().unwrap_or(0);
+        summed_delta(sum, largest, open, capped)
+    }
+
+    #[test]
+    fn ordinary_numbers_are_summed_and_runaway_ones_capped() {
+        for capped in [true, false] {
+            assert_eq!(delta(&[3, 0, 5, 1], capped), 9);
+            assert_eq!(delta(&[], capped), 0);
+            assert_eq!(delta(&[7, INF], capped), INF);
+        }
+        let huge = [3_000_000, 3_000_000, 2_000_000, 0];
+        assert_eq!(delta(&huge, false), 8_000_000);
+        assert_eq!(delta(&huge, true), 3_000_000 + 2 + SUM_CAP);
+        assert_eq!(delta(&[NEAR_INF, NEAR_INF], false), NEAR_INF);
+        assert_eq!(delta(&[NEAR_INF, NEAR_INF], true), NEAR_INF);
+    }
+
+    /// At the threshold the node's δ reaches `th`; below it (plain sums) it does not; and the
+    /// threshold is above the child's φ, so every descent makes progress.
+    #[test]
+    fn a_child_searched_to_its_threshold_lifts_the_node_to_its_own() {
+        let families: [&[u32]; 5] = [
+            &[1, 2, 3],
+            &[5, 0, 9, 1],
+            &[2_000_000, 1_500_000, 7],
+            &[40, 3_000_000, 3_000_000, 1, 0],
+            &[1_048_000, 1_048_000, 1_048_000],
+        ];
+        for capped in [true, false] {
+            for phis in families {
+                let now = delta(phis, capped);
+                for child in (0..phis.len()).filter(|&i| phis[i] != 0) {
+                    for th in [now + 1, now + 2, now + 1000, now + SUM_CAP, now.saturating_mul(2)] {
+                        let sum = phis.iter().fold(0, |s, &p| pn_add(s, p));
+                        let open = phis.iter().filter(|&&p| p != 0).count() as u32;
+                        let t = child_phi_threshold(th, sum, open, phis[child], capped);
+                        assert!(t > phis[child], "{phis:?} child {child} th {th}: no progress");
+                        let mut after = phis.to_vec();
+                        after[child] = t;
+                        assert!(
+                            delta(&after, capped) >= th,
+                            "{phis:?} child {child} th {th}: stops short"
+                        );
+                        if !capped {
+                            after[child] = t - 1;
+                            assert!(delta(&after, capped) < th, "{phis:?} child {child} th {th}: overshoots");
+                        }
+                    }
+                }
+            }
+        }
+    }
 }

@@ -107,6 +107,32 @@ fn drop_chains_do_not_change_verdicts() {
 }
 
 #[test]
+fn capped_sums_do_not_change_verdicts() {
+    // The cap only steers the search: with and without it the mudaai problems are mates, Shogi
+    // Muso #21 (the runaway sums that the cap is for) is one, and the perpetual check is not.
+    for capped in [true, false] {
+        let mut d = Dfpn::new(16);
+        d.set_capped_sums(capped);
+        for sfen in [
+            "5pk2/7P1/4+R1+P1+b/8b/6R2/9/9/9/9 b 4g4s4n4l15p 1",
+            "1p4g+b1/3l2gks/4sn2s/3pn1S1g/2pn1pl1l/2n1p1p2/R6g1/KR7/B6L1 b 12p 1",
+        ] {
+            assert_mate(&mut d, sfen, 5_000_000);
+        }
+        assert_eq!(
+            solve(&mut d, "7nk/9/7+R1/9/9/9/9/9/K8 b - 1", 2_000_000),
+            DfpnVerdict::Disproven
+        );
+    }
+    let mut d = Dfpn::new(64);
+    assert_mate(
+        &mut d,
+        "s2k3r1/1B2p+R3/1n7/2Pg5/p1S+b5/2p6/1+p7/9/9 b S3gs3n4l13p 1",
+        8_000_000,
+    );
+}
+
+#[test]
 fn no_checks_is_disproven() {
     let mut d = Dfpn::new(16);
     assert_eq!(
